@@ -1,0 +1,261 @@
+// Canonical JSON, as the record format defines it (docs/spec.md §2 "Canonical form").
+//
+// RFC 8785-equivalent: object members sorted by UTF-16 code units and written straight from
+// the sorted key list (never rebuilt into a fresh object, which would let the engine hoist
+// integer-like keys first), numbers in ECMAScript Number::toString form (so -0 is "0"),
+// strings exactly as JSON.stringify escapes them (lone surrogates become \udxxx), members
+// whose value is undefined, a function or a symbol omitted, such values inside arrays written
+// as null, and a top-level undefined written as null. NaN and ±Infinity have no JSON form and
+// are refused. `toJSON` and boxed primitives behave as in JSON.stringify, so writers may pass
+// Dates; records read from JSON text never contain either.
+//
+// This is the hot path of every verification, so the common case is a plain recursive
+// serializer. Past RECURSION_LIMIT nested containers it hands the subtree to an explicit-stack
+// serializer, so arbitrarily deep input never overflows the call stack; that serializer also
+// tracks its ancestors, which is how a cyclic value is caught instead of looping forever.
+
+import { CanonicalError } from './errors.js';
+import { toPointer } from './pointer.js';
+
+const RECURSION_LIMIT = 400;
+
+/**
+ * Returns the canonical JSON text of `value`.
+ *
+ * @throws {CanonicalError} (a TypeError) for NaN, ±Infinity, a BigInt, or a cyclic value.
+ */
+export function canonical(value: unknown): string {
+  try {
+    return serializeValue(resolveJson(value, ''), 0) ?? 'null';
+  } catch (err) {
+    throw locateProblem(err, value);
+  }
+}
+
+/**
+ * Returns the canonical JSON text of `object` as if its member `omit` were absent, without
+ * copying it. This is how an event is hashed with its own `_hash` member excluded.
+ *
+ * @throws {TypeError} when `object` is not a non-array object.
+ * @throws {CanonicalError} as `canonical` does.
+ */
+export function canonicalWithout(object: object, omit: string): string {
+  if (object === null || typeof object !== 'object' || Array.isArray(object)) {
+    throw new TypeError(`canonicalWithout: expected a non-array object, got ${describe(object)}`);
+  }
+  try {
+    return serializeObject(object as Record<string, unknown>, 1, omit);
+  } catch (err) {
+    throw locateProblem(err, object, omit);
+  }
+}
+
+/** JSON.stringify's SerializeJSONProperty preamble: toJSON, then unboxing of wrappers. */
+function resolveJson(value: unknown, key: string): unknown {
+  if (typeof value === 'object' && value !== null) {
+    const toJSON = (value as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON === 'function') value = (toJSON as (k: string) => unknown).call(value, key);
+    if (value instanceof Number || value instanceof String || value instanceof Boolean) {
+      value = value.valueOf();
+    }
+  }
+  return value;
+}
+
+/** Serializes one value; `undefined` means "omitted" (undefined, function or symbol). */
+function serializeValue(value: unknown, depth: number): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+      if (value !== value || value === Infinity || value === -Infinity) throw NON_FINITE;
+      return String(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'object':
+      if (value === null) return 'null';
+      if (depth >= RECURSION_LIMIT) return serializeDeep(value);
+      return Array.isArray(value)
+        ? serializeArray(value, depth + 1)
+        : serializeObject(value as Record<string, unknown>, depth + 1, undefined);
+    case 'bigint':
+      throw BIGINT;
+    default:
+      return undefined;
+  }
+}
+
+function serializeArray(array: readonly unknown[], depth: number): string {
+  const n = array.length;
+  if (n === 0) return '[]';
+  let out = '[';
+  for (let i = 0; i < n; i++) {
+    if (i > 0) out += ',';
+    let item = array[i];
+    if (typeof item === 'object' && item !== null) item = resolveJson(item, String(i));
+    out += serializeValue(item, depth) ?? 'null';
+  }
+  return out + ']';
+}
+
+function serializeObject(
+  object: Record<string, unknown>,
+  depth: number,
+  omit: string | undefined,
+): string {
+  const keys = Object.keys(object).sort();
+  let out = '{';
+  let first = true;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    if (key === omit) continue;
+    let item = object[key];
+    if (typeof item === 'object' && item !== null) item = resolveJson(item, key);
+    const text = serializeValue(item, depth);
+    if (text === undefined) continue;
+    if (first) first = false;
+    else out += ',';
+    out += JSON.stringify(key) + ':' + text;
+  }
+  return out + '}';
+}
+
+// Sentinels thrown from the hot path; `canonical` replaces them with a located CanonicalError.
+const NON_FINITE = new CanonicalError('CANONICAL_NON_FINITE_NUMBER', 'non-finite', '');
+const BIGINT = new CanonicalError('CANONICAL_BIGINT', 'bigint', '');
+const CYCLE = new CanonicalError('CANONICAL_CYCLE', 'cycle', '');
+
+interface Frame {
+  readonly container: object;
+  readonly isArray: boolean;
+  readonly keys: readonly string[];
+  index: number;
+  wrote: boolean;
+}
+
+/**
+ * Explicit-stack serializer for subtrees deeper than RECURSION_LIMIT. Same output as the
+ * recursive path; detects cycles by keeping the containers on the current path in a set.
+ */
+function serializeDeep(root: object): string {
+  const onPath = new Set<object>();
+  const stack: Frame[] = [];
+  let out = '';
+
+  const open = (container: object): void => {
+    if (onPath.has(container)) throw CYCLE;
+    onPath.add(container);
+    const isArray = Array.isArray(container);
+    stack.push({
+      container,
+      isArray,
+      keys: isArray ? [] : Object.keys(container).sort(),
+      index: 0,
+      wrote: false,
+    });
+    out += isArray ? '[' : '{';
+  };
+
+  open(root);
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1] as Frame;
+    const length = frame.isArray ? (frame.container as unknown[]).length : frame.keys.length;
+    if (frame.index >= length) {
+      out += frame.isArray ? ']' : '}';
+      onPath.delete(frame.container);
+      stack.pop();
+      continue;
+    }
+    const i = frame.index++;
+    const key = frame.isArray ? String(i) : (frame.keys[i] as string);
+    const item = resolveJson((frame.container as Record<string, unknown>)[key], key);
+    const isContainer = typeof item === 'object' && item !== null;
+    const text = isContainer ? '' : serializeValue(item, 0);
+    if (text === undefined && !frame.isArray) continue;
+    if (frame.wrote) out += ',';
+    frame.wrote = true;
+    if (!frame.isArray) out += JSON.stringify(key) + ':';
+    if (isContainer) open(item);
+    else out += text ?? 'null';
+  }
+  return out;
+}
+
+/**
+ * Turns a hot-path sentinel into a CanonicalError that names the offending value's JSON
+ * Pointer and says what was expected. Runs only on failure, so the hot path carries no path
+ * bookkeeping.
+ */
+function locateProblem(err: unknown, root: unknown, omit?: string): unknown {
+  if (err !== NON_FINITE && err !== BIGINT && err !== CYCLE) {
+    // A RangeError here would mean the stack overflowed despite the depth hand-off; report
+    // it as a cycle only if the input is in fact cyclic.
+    return err;
+  }
+  const found = findProblem(root, omit);
+  const pointer = found ? toPointer(found.path) : '';
+  switch (err) {
+    case NON_FINITE:
+      return new CanonicalError(
+        'CANONICAL_NON_FINITE_NUMBER',
+        `expected a finite number, got ${found ? String(found.value) : 'a non-finite number'}`,
+        pointer,
+      );
+    case BIGINT:
+      return new CanonicalError(
+        'CANONICAL_BIGINT',
+        `expected a JSON number, got a BigInt${found ? ` (${String(found.value)}n)` : ''}`,
+        pointer,
+      );
+    default:
+      return new CanonicalError(
+        'CANONICAL_CYCLE',
+        'expected an acyclic value, got a reference to an enclosing object',
+        pointer,
+      );
+  }
+}
+
+interface Problem {
+  readonly path: (string | number)[];
+  readonly value: unknown;
+}
+
+/** Depth-first search, in canonical member order, for the first value with no JSON form. */
+function findProblem(root: unknown, omit?: string): Problem | null {
+  interface Item {
+    value: unknown;
+    path: (string | number)[];
+    ancestors: readonly object[];
+  }
+  const stack: Item[] = [{ value: resolveJson(root, ''), path: [], ancestors: [] }];
+  while (stack.length > 0) {
+    const { value, path, ancestors } = stack.pop() as Item;
+    if (typeof value === 'bigint') return { path, value };
+    if (typeof value === 'number' && !Number.isFinite(value)) return { path, value };
+    if (typeof value !== 'object' || value === null) continue;
+    if (ancestors.includes(value)) return { path, value };
+    const next = [...ancestors, value];
+    const keys = Array.isArray(value)
+      ? value.map((_, i) => String(i))
+      : Object.keys(value)
+          .sort()
+          .filter((k) => !(path.length === 0 && k === omit));
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const key = keys[i] as string;
+      const child = resolveJson((value as Record<string, unknown>)[key], key);
+      stack.push({
+        value: child,
+        path: [...path, Array.isArray(value) ? i : key],
+        ancestors: next,
+      });
+    }
+  }
+  return null;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value;
+}
