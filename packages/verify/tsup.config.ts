@@ -1,11 +1,12 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  entry: { index: 'src/index.ts', 'cli/index': 'src/cli/index.ts', bin: 'src/bin.ts' },
   format: ['esm'],
   target: 'es2022',
-  dts: true,
+  platform: 'node',
+  dts: { entry: { index: 'src/index.ts', 'cli/index': 'src/cli/index.ts' } },
   sourcemap: true,
   clean: true,
-  splitting: false,
+  splitting: true,
 });

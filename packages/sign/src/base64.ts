@@ -17,7 +17,8 @@ export function base64Encode(bytes: Uint8Array): string {
   const n = bytes.length;
   let i = 0;
   for (; i + 2 < n; i += 3) {
-    const v = ((bytes[i] as number) << 16) | ((bytes[i + 1] as number) << 8) | (bytes[i + 2] as number);
+    const v =
+      ((bytes[i] as number) << 16) | ((bytes[i + 1] as number) << 8) | (bytes[i + 2] as number);
     out +=
       ALPHABET.charAt(v >>> 18) +
       ALPHABET.charAt((v >>> 12) & 63) +

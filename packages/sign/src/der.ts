@@ -15,18 +15,15 @@
 // Readers accept any attributes ([0]) and, in v2, the public key (which must match the seed).
 // RFC 8410 §3: for id-Ed25519 the AlgorithmIdentifier parameters MUST be absent.
 
+import { hexToBytes } from '@noble/hashes/utils.js';
 import { bytesEqual, concatBytes } from './bytes.js';
 import { SignError } from './errors.js';
 
 /** DER prefix of an Ed25519 SubjectPublicKeyInfo; the 32-byte key follows. */
-export const SPKI_PREFIX = Uint8Array.of(
-  0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00,
-);
+export const SPKI_PREFIX: Uint8Array = hexToBytes('302a300506032b6570032100');
 
 /** DER prefix of an Ed25519 PKCS#8 v1 OneAsymmetricKey; the 32-byte seed follows. */
-export const PKCS8_V1_PREFIX = Uint8Array.of(
-  0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20,
-);
+export const PKCS8_V1_PREFIX: Uint8Array = hexToBytes('302e020100300506032b657004220420');
 
 /** Content bytes of the id-Ed25519 OBJECT IDENTIFIER, 1.3.101.112 (RFC 8410 §3). */
 const ED25519_OID = Uint8Array.of(0x2b, 0x65, 0x70);
@@ -70,7 +67,8 @@ function readTlv(der: Uint8Array, offset: number, what: string): Tlv {
       if (lengthByte === undefined) throw malformed(what, 'a truncated length');
       length = length * 256 + lengthByte;
     }
-    if (length < 0x80 || der[start] === 0) throw malformed(what, 'a non-minimal length (BER, not DER)');
+    if (length < 0x80 || der[start] === 0)
+      throw malformed(what, 'a non-minimal length (BER, not DER)');
     start += count;
   }
   const end = start + length;
@@ -101,7 +99,10 @@ function readEd25519Algorithm(der: Uint8Array, offset: number, where: string): n
     );
   }
   if (oid.next !== body.length) {
-    throw malformed(`${where} AlgorithmIdentifier`, 'parameters, which RFC 8410 §3 forbids for Ed25519');
+    throw malformed(
+      `${where} AlgorithmIdentifier`,
+      'parameters, which RFC 8410 §3 forbids for Ed25519',
+    );
   }
   return algorithm.next;
 }
@@ -120,7 +121,7 @@ export function decodeSpki(der: Uint8Array): Uint8Array {
   const bits = readTlv(body, afterAlgorithm, 'subjectPublicKey');
   const key = bitStringKey(expectTag(bits, TAG_BIT_STRING, 'subjectPublicKey'), 'subjectPublicKey');
   if (bits.next !== body.length) throw malformed('SubjectPublicKeyInfo', 'trailing members');
-  return key.slice();
+  return new Uint8Array(key);
 }
 
 /** The PKCS#8 v1 (RFC 5958 OneAsymmetricKey, version 0) DER of a 32-byte Ed25519 seed. */
@@ -171,17 +172,20 @@ export function decodePkcs8(der: Uint8Array): DecodedPkcs8 {
     // RFC 5958 §2: "If publicKey is present, then version is set to v2."
     if (!v2) throw malformed('PrivateKeyInfo', 'a publicKey in a version 1 (v1) structure');
     const tlv = readTlv(body, offset, 'publicKey');
-    publicKey = bitStringKey(tlv.value, 'publicKey').slice();
+    publicKey = new Uint8Array(bitStringKey(tlv.value, 'publicKey'));
     offset = tlv.next;
   }
   if (offset !== body.length) throw malformed('PrivateKeyInfo', 'unexpected trailing members');
-  return { seed: seed.slice(), publicKey };
+  return { seed: new Uint8Array(seed), publicKey };
 }
 
 /** The 32 key bytes inside BIT STRING content (leading byte: 0 unused bits). */
 function bitStringKey(content: Uint8Array, what: string): Uint8Array {
   if (content.length !== 33 || content[0] !== 0) {
-    throw malformed(what, `a BIT STRING of ${content.length} bytes, not 0 unused bits + 32 key bytes`);
+    throw malformed(
+      what,
+      `a BIT STRING of ${content.length} bytes, not 0 unused bits + 32 key bytes`,
+    );
   }
   return content.subarray(1);
 }

@@ -33,7 +33,12 @@ export function decodePem(pem: unknown, label: PemLabel): Uint8Array {
   const text = pem.trim();
   const match = BLOCK.exec(text);
   if (match === null) {
-    throw malformed(label, pem.includes('-----BEGIN ') ? 'text that is not one complete PEM block' : 'text with no PEM block');
+    throw malformed(
+      label,
+      pem.includes('-----BEGIN ')
+        ? 'text that is not one complete PEM block'
+        : 'text with no PEM block',
+    );
   }
   const [, begin = '', body = '', end = ''] = match;
   if (begin !== end) throw malformed(label, `BEGIN ${begin} closed by END ${end}`);

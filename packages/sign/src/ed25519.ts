@@ -1,0 +1,94 @@
+// Ed25519 (RFC 8032 §5.1) through @noble/curves, with strict verification everywhere.
+//
+// Every verification passes `{ zip215: false }`: RFC 8032 §5.1.7 decoding, which rejects
+// S >= L (step 1, the malleability check format-decisions "Signature" requires) and
+// non-canonical encodings of R and A (y >= p, or x = 0 with the sign bit set). noble then checks
+// the cofactored equation [8][S]B = [8]R + [8][k]A', which RFC 8032 §5.1.7 allows, and in
+// strict mode also refuses public keys of small order — stricter than RFC 8032, which does not
+// require that check, and what a signer with a real key never produces. Honest signatures verify
+// identically under every RFC 8032 verifier; the differences concern only crafted edge cases
+// (see ed25519.test.ts for the speccheck and ZIP-215 cases and what is decided for each).
+//
+// Malformed *arguments* (keys of the wrong type or length, a message that is neither a string
+// nor bytes) throw a SignError; a malformed *signature* is just an invalid one: false.
+
+import { ed25519 } from '@noble/curves/ed25519.js';
+import { expectBytes, messageBytes, parseLowerHex, toHex } from './bytes.js';
+
+/** Options used for every Ed25519 verification: strict RFC 8032, not ZIP-215. */
+const STRICT = { zip215: false } as const;
+
+/** An Ed25519 key pair as raw bytes. */
+export interface Ed25519KeyPair {
+  /** The 32-byte private key, the "seed" of RFC 8032 §5.1.5 (what PKCS#8 stores). */
+  readonly privateKey: Uint8Array;
+  /** The 32-byte encoded public key A (RFC 8032 §5.1.5). */
+  readonly publicKey: Uint8Array;
+}
+
+/**
+ * Generates an Ed25519 key pair. With `seed` (32 bytes) the pair is derived from it
+ * deterministically; without, the seed comes from the platform CSPRNG
+ * (`crypto.getRandomValues`). The returned arrays are fresh copies.
+ *
+ * @throws {SignError} `ARG_INVALID_TYPE` / `KEY_WRONG_LENGTH` for a seed that is not 32 bytes.
+ */
+export function generateEd25519KeyPair(seed?: Uint8Array): Ed25519KeyPair {
+  const privateKey =
+    seed === undefined
+      ? ed25519.utils.randomSecretKey()
+      : new Uint8Array(expectBytes(seed, 32, 'Ed25519 seed'));
+  return { privateKey, publicKey: ed25519.getPublicKey(privateKey) };
+}
+
+/**
+ * The 32-byte public key of a 32-byte Ed25519 private key (seed), RFC 8032 §5.1.5.
+ *
+ * @throws {SignError} for a private key that is not a 32-byte Uint8Array.
+ */
+export function publicKeyFromPrivateKey(privateKey: Uint8Array): Uint8Array {
+  return ed25519.getPublicKey(expectBytes(privateKey, 32, 'Ed25519 private key'));
+}
+
+/**
+ * Signs `message` (a string is signed as its UTF-8 bytes) with a 32-byte Ed25519 private key,
+ * RFC 8032 §5.1.6. Returns the 64-byte signature R‖S as lowercase hex (128 characters), the
+ * form records carry. Deterministic: the same key and message give the same signature, equal
+ * to node:crypto's `crypto.sign(null, message, key)`.
+ *
+ * @throws {SignError} for a private key that is not 32 bytes or a message that is neither a
+ *   string nor a Uint8Array.
+ */
+export function signEd25519(message: string | Uint8Array, privateKey: Uint8Array): string {
+  const key = expectBytes(privateKey, 32, 'Ed25519 private key');
+  const bytes = messageBytes(message, 'message');
+  return toHex(ed25519.sign(bytes, key));
+}
+
+/**
+ * Verifies an Ed25519 signature, strictly (RFC 8032 §5.1.7, `zip215: false`).
+ *
+ * Returns false — never throws — for any bad or malformed signature: not a string, not 128
+ * lowercase hex characters, S >= L, a non-canonical R, or a failed equation. Also false for a
+ * public key that does not decode canonically or has small order.
+ *
+ * @throws {SignError} for a public key that is not a 32-byte Uint8Array or a message that is
+ *   neither a string nor a Uint8Array (caller errors, not signature errors).
+ */
+export function verifyEd25519(
+  signatureHex: string,
+  message: string | Uint8Array,
+  publicKey: Uint8Array,
+): boolean {
+  const key = expectBytes(publicKey, 32, 'Ed25519 public key');
+  const bytes = messageBytes(message, 'message');
+  const signature = parseLowerHex(signatureHex, 64);
+  if (signature === null) return false;
+  try {
+    return ed25519.verify(signature, bytes, key, STRICT);
+  } catch {
+    // noble returns false for undecodable points; anything it still throws on (after the
+    // argument checks above) concerns the signature's content, which is just "invalid".
+    return false;
+  }
+}

@@ -1,0 +1,15 @@
+// @runback/verify: verify a runback record offline. Pure: no I/O (the CLI lives in ./cli).
+export { verify, verifyJson, type VerifyOptions } from './verify.js';
+export {
+  verdictOf,
+  type CheckName,
+  type SignatureOutcome,
+  type Verdict,
+  type VerifyError,
+  type VerifyNote,
+  type VerifyResult,
+} from './result.js';
+export { ACCEPTED_SCHEMAS, CURRENT_SCHEMA } from './steps/schema.js';
+export { CHAIN_ALGORITHM } from './steps/digest.js';
+export { CASSETTE_ALGORITHM } from './steps/cassette.js';
+export { decodeUtf8Strict, parseJsonStrict, readJsonStrict, type JsonParseResult, type JsonReadError } from './json/index.js';

@@ -1,0 +1,57 @@
+// Step 6, signature: who made the record (format-decisions, "Signature"). The chain and the
+// digests prove only internal consistency; the signature over
+// content_digest + ":" + cassette_digest ties them to a key.
+import { checkSignature, type TrustPolicy } from '@runback/sign';
+import type { SignatureOutcome, VerifyError, VerifyNote } from '../result.js';
+import type { RecordParts } from './context.js';
+
+/** The signature step's outcome, its failure or note, and the signer when known. */
+export interface SignatureStepResult {
+  readonly outcome: SignatureOutcome;
+  readonly errors: VerifyError[];
+  readonly notes: VerifyNote[];
+  readonly signer?: { readonly alg: string; readonly key_id?: string };
+}
+
+const NOTE_CODES: Partial<Record<SignatureOutcome, string>> = {
+  unsigned: 'SIGNATURE_UNSIGNED',
+  'no-key': 'SIGNATURE_NO_KEY',
+  'valid-unpinned': 'SIGNATURE_UNPINNED',
+};
+
+const ERROR_CODES: Partial<Record<SignatureOutcome, string>> = {
+  invalid: 'SIGNATURE_INVALID',
+  revoked: 'SIGNATURE_REVOKED',
+};
+
+/** Evaluates manifest.signature against the pinned, revoked and HMAC keys of the policy. */
+export function checkRecordSignature(parts: RecordParts, trust: TrustPolicy): SignatureStepResult {
+  const check = checkSignature(parts.manifest, trust);
+  const errors: VerifyError[] = [];
+  const notes: VerifyNote[] = [];
+  const message = check.message ?? defaultMessage(check.outcome);
+  const errorCode = ERROR_CODES[check.outcome];
+  const noteCode = NOTE_CODES[check.outcome];
+  if (errorCode !== undefined) errors.push({ check: 'signature', code: errorCode, message });
+  if (noteCode !== undefined) notes.push({ check: 'signature', code: noteCode, message });
+  const signer =
+    check.alg === undefined ? undefined : check.keyId === undefined ? { alg: check.alg } : { alg: check.alg, key_id: check.keyId };
+  return signer === undefined ? { outcome: check.outcome, errors, notes } : { outcome: check.outcome, errors, notes, signer };
+}
+
+function defaultMessage(outcome: SignatureOutcome): string {
+  switch (outcome) {
+    case 'unsigned':
+      return 'the record carries no signature: anyone could have produced it';
+    case 'no-key':
+      return 'the record is HMAC-signed; pass the shared key to check it';
+    case 'valid-unpinned':
+      return 'the signature is sound but its key is not pinned: pin the signer’s public key to prove who made it';
+    case 'revoked':
+      return 'the signature is sound but its key has been revoked';
+    case 'invalid':
+      return 'the signature does not verify';
+    default:
+      return 'the signature verifies with a trusted key';
+  }
+}

@@ -1,0 +1,96 @@
+// verify(record): the pipeline every call site runs (docs/spec.md §5). Six named steps, each
+// with its own error codes; each step runs on whatever parts of the record it can read, so a
+// report shows every problem at once. It does no I/O, never throws on any input, and returns
+// the result object of the format decisions.
+import { assertTrustPolicy, type TrustPolicy } from '@runback/sign';
+import { readJsonStrict } from './json/index.js';
+import { verdictOf, type VerifyError, type VerifyResult } from './result.js';
+import { checkCassette } from './steps/cassette.js';
+import { checkChain } from './steps/chain.js';
+import { checkConsistent } from './steps/consistent.js';
+import { partsOf } from './steps/context.js';
+import { checkDigest } from './steps/digest.js';
+import { checkSchema } from './steps/schema.js';
+import { checkRecordSignature } from './steps/signature.js';
+
+/**
+ * Whom to trust. `pinned`: Ed25519 public keys (SPKI PEM text, raw 32 bytes or SPKI DER) whose
+ * signatures make a record `valid` — the current key and rotated-out ones. `revoked`: keys
+ * whose signatures make a record `invalid`. `hmacKey`: the shared secret for HMAC-SHA256 records.
+ */
+export type VerifyOptions = TrustPolicy;
+
+/**
+ * Verifies a parsed record. Never throws on a malformed record.
+ *
+ * @throws {SignError} (a TypeError, code TRUST_POLICY_INVALID) for malformed options, e.g. a
+ * pinned key that is not an Ed25519 public key.
+ */
+export function verify(record: unknown, options: VerifyOptions = {}): VerifyResult {
+  // The options are the caller's own configuration: a malformed one is an error, not a verdict.
+  assertTrustPolicy(options);
+  try {
+    return runPipeline(record, options);
+  } catch (err) {
+    // A defect or a hostile object (a throwing getter): never a verdict of valid.
+    return failure({ check: 'schema', code: 'VERIFY_UNREADABLE', message: `expected a readable record, got an error while reading it: ${(err as Error)?.message ?? String(err)}` });
+  }
+}
+
+/**
+ * Verifies a record given as JSON text or bytes (file, stdin, HTTP body, pasted text): strict
+ * UTF-8, duplicate member names rejected, nesting over 512 rejected, then `verify`.
+ */
+export function verifyJson(input: string | Uint8Array, options: VerifyOptions = {}): VerifyResult {
+  assertTrustPolicy(options);
+  const parsed = readJsonStrict(input);
+  if (!parsed.ok) return failure({ check: 'schema', code: parsed.error.code, message: parsed.error.message });
+  return verify(parsed.value, options);
+}
+
+function runPipeline(record: unknown, options: VerifyOptions): VerifyResult {
+  const parts = partsOf(record);
+  // 1. schema — shaped like a record: $schema, manifest, run, events and event base members.
+  const schema = checkSchema(parts);
+  // 2. consistent — the unsigned summary agrees with the signed events.
+  const consistent = checkConsistent(parts);
+  // 3. chain — every event's _hash is the recomputed chain hash.
+  const chain = checkChain(parts);
+  // 4. digest — the terminal chain hash is manifest.content_digest.
+  const digest = checkDigest(parts, chain.contentDigest);
+  // 5. cassette — the recomputed oracle-stream digest is manifest.replay.cassette_digest.
+  const cassette = checkCassette(parts);
+  // 6. signature — who signed the two digests, judged against the trust policy.
+  const signature = checkRecordSignature(parts, options);
+
+  const integrity = schema.ok && consistent.ok && chain.ok && digest.ok && cassette.ok;
+  const verdict = verdictOf(integrity, signature.outcome);
+  const result: VerifyResult = {
+    verdict,
+    integrity,
+    valid: verdict === 'valid',
+    checks: {
+      schema: schema.ok,
+      consistent: consistent.ok,
+      chain: chain.ok,
+      digest: digest.ok,
+      cassette: cassette.ok,
+      signature: signature.outcome,
+    },
+    errors: [...schema.errors, ...consistent.errors, ...chain.errors, ...digest.errors, ...cassette.errors, ...signature.errors],
+    notes: signature.notes,
+  };
+  return signature.signer === undefined ? result : { ...result, signer: signature.signer };
+}
+
+/** The result for input that could not be read as a record at all. */
+function failure(error: VerifyError): VerifyResult {
+  return {
+    verdict: 'invalid',
+    integrity: false,
+    valid: false,
+    checks: { schema: false, consistent: false, chain: false, digest: false, cassette: false, signature: 'unsigned' },
+    errors: [error],
+    notes: [],
+  };
+}
