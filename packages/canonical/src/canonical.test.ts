@@ -100,3 +100,18 @@ describe('canonicalWithout', () => {
     expect(() => canonicalWithout({ a: { b: Infinity }, _hash: NaN }, '_hash')).toThrow(/at \/a\/b$/);
   });
 });
+
+describe('canonical memo', () => {
+  it('records direct members in canonicalWithout and reuses them in canonical', () => {
+    const memo = new WeakMap<object, string>();
+    const request = { b: 1, a: [2] };
+    const event = { request, list: [request], n: 1, _hash: 'x' };
+    expect(canonicalWithout(event, '_hash', memo)).toBe('{"list":[{"a":[2],"b":1}],"n":1,"request":{"a":[2],"b":1}}');
+    expect(memo.get(request)).toBe('{"a":[2],"b":1}');
+    expect(memo.get(event.list)).toBe('[{"a":[2],"b":1}]');
+    // A remembered text is returned as is: the memo is trusted for the life of one computation.
+    memo.set(request, 'remembered');
+    expect(canonical(request, memo)).toBe('remembered');
+    expect(canonical(request)).toBe('{"a":[2],"b":1}');
+  });
+});

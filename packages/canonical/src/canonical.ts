@@ -20,11 +20,24 @@ import { toPointer } from './pointer.js';
 const RECURSION_LIMIT = 400;
 
 /**
+ * Remembers canonical texts by object identity within one computation. `canonicalWithout`
+ * records the text of each direct object or array member it serializes, and `canonical` looks a
+ * value up before serializing it, so the verifier serializes an event's `request` or
+ * `response` once for the event chain and reuses it for the oracle stream. Create one per
+ * computation over values that do not change while it lives.
+ */
+export type CanonicalMemo = WeakMap<object, string>;
+
+/**
  * Returns the canonical JSON text of `value`.
  *
  * @throws {CanonicalError} (a TypeError) for NaN, ±Infinity, a BigInt, or a cyclic value.
  */
-export function canonical(value: unknown): string {
+export function canonical(value: unknown, memo?: CanonicalMemo): string {
+  if (memo !== undefined && typeof value === 'object' && value !== null) {
+    const known = memo.get(value);
+    if (known !== undefined) return known;
+  }
   try {
     return serializeValue(resolveJson(value, ''), 0) ?? 'null';
   } catch (err) {
@@ -39,12 +52,12 @@ export function canonical(value: unknown): string {
  * @throws {TypeError} when `object` is not a non-array object.
  * @throws {CanonicalError} as `canonical` does.
  */
-export function canonicalWithout(object: object, omit: string): string {
+export function canonicalWithout(object: object, omit: string, memo?: CanonicalMemo): string {
   if (object === null || typeof object !== 'object' || Array.isArray(object)) {
     throw new TypeError(`canonicalWithout: expected a non-array object, got ${describe(object)}`);
   }
   try {
-    return serializeObject(object as Record<string, unknown>, 1, omit);
+    return serializeObject(object as Record<string, unknown>, 1, omit, memo);
   } catch (err) {
     throw locateProblem(err, object, omit);
   }
@@ -66,7 +79,7 @@ function resolveJson(value: unknown, key: string): unknown {
 function serializeValue(value: unknown, depth: number): string | undefined {
   switch (typeof value) {
     case 'string':
-      return JSON.stringify(value);
+      return quote(value);
     case 'number':
       if (value !== value || value === Infinity || value === -Infinity) throw NON_FINITE;
       return String(value);
@@ -77,7 +90,7 @@ function serializeValue(value: unknown, depth: number): string | undefined {
       if (depth >= RECURSION_LIMIT) return serializeDeep(value);
       return Array.isArray(value)
         ? serializeArray(value, depth + 1)
-        : serializeObject(value as Record<string, unknown>, depth + 1, undefined);
+        : serializeObject(value as Record<string, unknown>, depth + 1, undefined, undefined);
     case 'bigint':
       throw BIGINT;
     default:
@@ -102,8 +115,9 @@ function serializeObject(
   object: Record<string, unknown>,
   depth: number,
   omit: string | undefined,
+  memo: CanonicalMemo | undefined,
 ): string {
-  const keys = Object.keys(object).sort();
+  const keys = sortKeys(Object.keys(object));
   let out = '{';
   let first = true;
   for (let i = 0; i < keys.length; i++) {
@@ -113,11 +127,47 @@ function serializeObject(
     if (typeof item === 'object' && item !== null) item = resolveJson(item, key);
     const text = serializeValue(item, depth);
     if (text === undefined) continue;
+    if (memo !== undefined && typeof item === 'object' && item !== null) memo.set(item, text);
     if (first) first = false;
     else out += ',';
-    out += JSON.stringify(key) + ':' + text;
+    out += quote(key) + ':' + text;
   }
   return out + '}';
+}
+
+/**
+ * A string as JSON.stringify writes it. JSON.stringify costs a native call per string, which
+ * dominates for the short member names and values of records; a short string with nothing to
+ * escape (no `"`, `\`, control character or surrogate) is quoted directly instead.
+ */
+function quote(text: string): string {
+  const n = text.length;
+  if (n > 32) return JSON.stringify(text);
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return JSON.stringify(text);
+  }
+  return '"' + text + '"';
+}
+
+/**
+ * Sorts member names by UTF-16 code units, as Array.prototype.sort() does by default (`<` on
+ * strings compares code units too). Objects in records are small, and an inline insertion
+ * sort beats the generic sort there; it is also linear on names that are already in order.
+ */
+function sortKeys(keys: string[]): string[] {
+  const n = keys.length;
+  if (n > 24) return keys.sort();
+  for (let i = 1; i < n; i++) {
+    const key = keys[i] as string;
+    let j = i - 1;
+    while (j >= 0 && (keys[j] as string) > key) {
+      keys[j + 1] = keys[j] as string;
+      j--;
+    }
+    keys[j + 1] = key;
+  }
+  return keys;
 }
 
 // Sentinels thrown from the hot path; `canonical` replaces them with a located CanonicalError.

@@ -1,3 +1,4 @@
+import type { CanonicalMemo } from '@runback/canonical';
 import { GENESIS_HASH, contentDigestOf, eventHash } from './chain.js';
 
 /**

@@ -4,7 +4,7 @@
 //   c_0 = ""
 //   c_j = sha256_hex(c_{j-1} + canonical({ kind, key, output }))
 //   cassette_digest = c_m, or sha256("") with no entries; entry_count = m
-import { EMPTY_SHA256, canonical, sha256Hex } from '@runback/canonical';
+import { EMPTY_SHA256, canonical, sha256Hex, type CanonicalMemo } from '@runback/canonical';
 import { ReplayDigestError } from './errors.js';
 import { oracleEntryOf, type OracleEntry } from './oracle-entry.js';
 
@@ -15,11 +15,11 @@ export interface CassetteDigest {
 }
 
 /** One step of the oracle chain: sha256_hex(previous + canonical({kind, key, output})). */
-export function cassetteStep(previous: string, entry: OracleEntry): string {
+export function cassetteStep(previous: string, entry: OracleEntry, memo?: CanonicalMemo): string {
   // canonical({kind, key, output}) written directly: the members sort as key, kind, output,
   // and an undefined output is omitted, exactly as canonical() would do it.
   let text = '{"key":' + JSON.stringify(entry.key) + ',"kind":' + JSON.stringify(entry.kind);
-  if (entry.output !== undefined) text += ',"output":' + canonical(entry.output);
+  if (entry.output !== undefined) text += ',"output":' + canonical(entry.output, memo);
   return sha256Hex(previous + text + '}');
 }
 
@@ -42,24 +42,25 @@ export function seqOrder(events: readonly unknown[]): number[] {
 }
 
 /**
- * The cassette digest over all of a record's events (sorted by seq here).
+ * The cassette digest over all of a record's events (sorted by seq here). `memo` as in
+ * oracleEntryOf.
  *
  * @throws {ReplayDigestError} for an oracle event that lacks its key material; the error's
  * `eventIndex` names the event's position in `events`.
  */
-export function cassetteDigest(events: readonly unknown[]): CassetteDigest {
+export function cassetteDigest(events: readonly unknown[], memo?: CanonicalMemo): CassetteDigest {
   let head = '';
   let entryCount = 0;
   for (const index of seqOrder(events)) {
     let entry: OracleEntry | null;
     try {
-      entry = oracleEntryOf(events[index]);
+      entry = oracleEntryOf(events[index], memo);
     } catch (err) {
       if (err instanceof ReplayDigestError) err.eventIndex = index;
       throw err;
     }
     if (entry === null) continue;
-    head = cassetteStep(head, entry);
+    head = cassetteStep(head, entry, memo);
     entryCount++;
   }
   return { digest: entryCount === 0 ? EMPTY_SHA256 : head, entryCount };

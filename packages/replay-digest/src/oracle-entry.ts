@@ -4,7 +4,7 @@
 //   llm  → { kind: "llm",  key: sha256("llm:"  + model_id  + ":" + canonical(projected request)), output: response ?? {error} }
 //   tool → { kind: "tool", key: sha256("tool:" + tool_name + ":" + canonical(projected input)),   output: output   ?? {error} }
 //   env  → { kind, key, output } taken from the event as recorded
-import { canonical, sha256Hex } from '@runback/canonical';
+import { canonical, sha256Hex, type CanonicalMemo } from '@runback/canonical';
 import { ReplayDigestError, describeValue } from './errors.js';
 import { isPlainObject } from './plain.js';
 import { parseKeyProjection, projectKeyInput, type KeyProjection } from './projection.js';
@@ -17,13 +17,13 @@ export interface OracleEntry {
 }
 
 /** The replay key of a model call: sha256_hex("llm:" + modelId + ":" + canonical(projected request)). */
-export function llmKey(modelId: string, request: unknown, projection?: KeyProjection): string {
-  return sha256Hex('llm:' + modelId + ':' + canonical(projectKeyInput(request, projection)));
+export function llmKey(modelId: string, request: unknown, projection?: KeyProjection, memo?: CanonicalMemo): string {
+  return sha256Hex('llm:' + modelId + ':' + canonical(projectKeyInput(request, projection), memo));
 }
 
 /** The replay key of a tool call: sha256_hex("tool:" + toolName + ":" + canonical(projected input)). */
-export function toolKey(toolName: string, input: unknown, projection?: KeyProjection): string {
-  return sha256Hex('tool:' + toolName + ':' + canonical(projectKeyInput(input, projection)));
+export function toolKey(toolName: string, input: unknown, projection?: KeyProjection, memo?: CanonicalMemo): string {
+  return sha256Hex('tool:' + toolName + ':' + canonical(projectKeyInput(input, projection), memo));
 }
 
 /**
@@ -36,12 +36,13 @@ export function fetchKey(method: string, url: string, body?: string | Uint8Array
 }
 
 /**
- * The oracle entry of one event, or null for types that have none.
+ * The oracle entry of one event, or null for types that have none. `memo` lets the key reuse
+ * canonical texts already computed for the event chain (CanonicalMemo in @runback/canonical).
  *
  * @throws {ReplayDigestError} when an llm, tool or env event lacks what its key is made of
  * (ORACLE_MALFORMED_EVENT) or carries a malformed key_projection (ORACLE_BAD_PROJECTION).
  */
-export function oracleEntryOf(event: unknown): OracleEntry | null {
+export function oracleEntryOf(event: unknown, memo?: CanonicalMemo): OracleEntry | null {
   if (!isPlainObject(event)) return null;
   switch (event['type']) {
     case 'llm': {
@@ -50,7 +51,7 @@ export function oracleEntryOf(event: unknown): OracleEntry | null {
       if (typeof modelId !== 'string') {
         throw malformed(`expected llm event model.model_id to be a string, got ${describeValue(modelId)}`);
       }
-      const key = llmKey(modelId, event['request'], parseKeyProjection(event['key_projection']));
+      const key = llmKey(modelId, event['request'], parseKeyProjection(event['key_projection']), memo);
       return { kind: 'llm', key, output: event['response'] ?? { error: event['error'] } };
     }
     case 'tool': {
@@ -58,7 +59,7 @@ export function oracleEntryOf(event: unknown): OracleEntry | null {
       if (typeof toolName !== 'string') {
         throw malformed(`expected tool event tool_name to be a string, got ${describeValue(toolName)}`);
       }
-      const key = toolKey(toolName, event['input'], parseKeyProjection(event['key_projection']));
+      const key = toolKey(toolName, event['input'], parseKeyProjection(event['key_projection']), memo);
       return { kind: 'tool', key, output: event['output'] ?? { error: event['error'] } };
     }
     case 'env': {

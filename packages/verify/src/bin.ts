@@ -3,6 +3,12 @@
 import { nodeIO } from './cli/node-io.js';
 import { runVerifyCommand } from './cli/verify-command.js';
 
+// A reader that stops early (`| head`) closes the pipe: that is not a failure of the command.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw err;
+});
+
 runVerifyCommand(process.argv.slice(2), nodeIO(), 'runback-verify').then(
   (code) => {
     process.exitCode = code;

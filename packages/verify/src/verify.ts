@@ -50,16 +50,18 @@ export function verifyJson(input: string | Uint8Array, options: VerifyOptions = 
 
 function runPipeline(record: unknown, options: VerifyOptions): VerifyResult {
   const parts = partsOf(record);
+  // Canonical texts computed for the chain, reused by the cassette (one verification's life).
+  const memo = new WeakMap<object, string>();
   // 1. schema — shaped like a record: $schema, manifest, run, events and event base members.
   const schema = checkSchema(parts);
   // 2. consistent — the unsigned summary agrees with the signed events.
   const consistent = checkConsistent(parts);
   // 3. chain — every event's _hash is the recomputed chain hash.
-  const chain = checkChain(parts);
+  const chain = checkChain(parts, memo);
   // 4. digest — the terminal chain hash is manifest.content_digest.
   const digest = checkDigest(parts, chain.contentDigest);
   // 5. cassette — the recomputed oracle-stream digest is manifest.replay.cassette_digest.
-  const cassette = checkCassette(parts);
+  const cassette = checkCassette(parts, memo);
   // 6. signature — who signed the two digests, judged against the trust policy.
   const signature = checkRecordSignature(parts, options);
 

@@ -56,7 +56,8 @@ export async function runVerifyCommand(argv: readonly string[], io: CommandIO, p
   if (values.key !== undefined && values['key-file'] !== undefined) {
     return usage(io, program, 'expected one of --key or --key-file, got both');
   }
-  if (positionals.filter((p) => p === '-').length > 1) return usage(io, program, 'expected "-" (standard input) at most once');
+  const stdinUses = [...positionals, ...(values.pubkey ?? []), ...(values.revoked ?? []), values['key-file']].filter((p) => p === '-').length;
+  if (stdinUses > 1) return usage(io, program, 'expected "-" (standard input) at most once among FILE, --pubkey, --revoked and --key-file');
 
   let options: VerifyOptions;
   try {

@@ -29,8 +29,9 @@ export function checkRecordSignature(parts: RecordParts, trust: TrustPolicy): Si
   const check = checkSignature(parts.manifest, trust);
   const errors: VerifyError[] = [];
   const notes: VerifyNote[] = [];
-  const message = check.message ?? defaultMessage(check.outcome);
-  const errorCode = ERROR_CODES[check.outcome];
+  // Failures keep the precise `expected X, got Y` reason; notes explain the outcome plainly.
+  const message = errorCodeFor(check.outcome) !== undefined ? (check.message ?? defaultMessage(check.outcome)) : defaultMessage(check.outcome);
+  const errorCode = errorCodeFor(check.outcome);
   const noteCode = NOTE_CODES[check.outcome];
   if (errorCode !== undefined) errors.push({ check: 'signature', code: errorCode, message });
   if (noteCode !== undefined) notes.push({ check: 'signature', code: noteCode, message });
@@ -39,14 +40,18 @@ export function checkRecordSignature(parts: RecordParts, trust: TrustPolicy): Si
   return signer === undefined ? { outcome: check.outcome, errors, notes } : { outcome: check.outcome, errors, notes, signer };
 }
 
+function errorCodeFor(outcome: SignatureOutcome): string | undefined {
+  return ERROR_CODES[outcome];
+}
+
 function defaultMessage(outcome: SignatureOutcome): string {
   switch (outcome) {
     case 'unsigned':
-      return 'the record carries no signature: anyone could have produced it';
+      return 'the record is not signed: its integrity holds, but anyone could have produced it';
     case 'no-key':
-      return 'the record is HMAC-signed; pass the shared key to check it';
+      return 'the record is signed with a shared HMAC key (or an Ed25519 key it does not include): provide that key to check the signature';
     case 'valid-unpinned':
-      return 'the signature is sound but its key is not pinned: pin the signer’s public key to prove who made it';
+      return "the signature is sound, but its key is not pinned: pin the signer's public key to prove who made the record";
     case 'revoked':
       return 'the signature is sound but its key has been revoked';
     case 'invalid':

@@ -1,0 +1,25 @@
+// The shape of a command module. run-cli loads each one with import() only when it runs.
+import type { CommandIO } from '@runback/verify/cli';
+import { parseArgs } from 'node:util';
+import { messageOf, usageError } from './errors.js';
+
+/** One `runback <name>` command. */
+export interface Command {
+  /** The full --help text. */
+  readonly usage: string;
+  /** Runs the command with the arguments after its name; resolves to the exit status. */
+  readonly run: (argv: readonly string[], io: CommandIO) => Promise<number>;
+}
+
+type ParseArgsConfig = NonNullable<Parameters<typeof parseArgs>[0]>;
+
+/** util.parseArgs in strict mode; a bad flag becomes a usage error (exit 64). */
+export function parseCommandArgs<const T extends ParseArgsConfig>(
+  config: T,
+): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config);
+  } catch (err) {
+    throw usageError('USAGE_BAD_ARGUMENTS', messageOf(err));
+  }
+}

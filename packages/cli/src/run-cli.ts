@@ -1,0 +1,225 @@
+// runback's dispatcher: picks the command, loads only its module (dynamic import, one chunk
+// per command in the build), runs it, and maps whatever it throws to an exit status in one
+// place: CliError → its own status, UsageError → 64, anything else → 70 (a bug).
+import type { CommandIO } from '@runback/verify/cli';
+import type { Command } from './command.js';
+import { CliError, EXIT, messageOf } from './errors.js';
+import { cliVersion } from './version.js';
+
+interface CommandEntry {
+  readonly summary: string;
+  readonly load: () => Promise<{ command: Command }>;
+}
+
+const COMMANDS: Readonly<Record<string, CommandEntry>> = {
+  verify: {
+    summary: 'check a record offline: schema, consistency, chain, digests, signature',
+    load: () => import('./commands/verify.js'),
+  },
+  sign: {
+    summary: 'seal and sign a record, then verify it before writing',
+    load: () => import('./commands/sign.js'),
+  },
+  inspect: {
+    summary: 'summarize a record: run, models, tokens, tools, errors, chain status',
+    load: () => import('./commands/inspect.js'),
+  },
+  keygen: {
+    summary: 'generate an Ed25519 key pair (PEM files) for signing',
+    load: () => import('./commands/keygen.js'),
+  },
+};
+
+/** The top-level --help text. */
+export function mainUsage(): string {
+  const names = Object.keys(COMMANDS);
+  const width = Math.max(...names.map((n) => n.length));
+  return `runback — verify, sign and inspect records of AI agent runs
+
+Usage: runback <command> [options]
+
+Commands:
+${names.map((n) => `  ${n.padEnd(width)}  ${COMMANDS[n]?.summary ?? ''}`).join('\n')}
+
+Every command takes --json for machine-readable output on standard output.
+Run "runback help <command>" or "runback <command> --help" for its options.
+
+Options:
+  -h, --help     show this help
+  -v, --version  print the version
+
+Example:
+  runback keygen --out keys
+  runback sign run.json --key keys/runback.key.pem --out record.json
+  runback verify record.json --pubkey keys/runback.pub.pem
+  runback inspect record.json
+
+Exit status:
+  0   success (verify: valid)
+  1   invalid: the record does not verify or does not parse; the command refused
+      (sign: output would not verify; keygen: key file exists) or could not write
+  2   unverified (verify): intact, but the signer is not a pinned key
+  64  usage error: unknown command or flag, missing or unreadable file or key
+  70  internal error: a bug in runback — please report it`;
+}
+
+/**
+ * Runs runback with the arguments after the program name and resolves to the exit status.
+ * Does not reject: every failure is printed to `io.stderr` and becomes a status (only an
+ * `io` whose stderr itself throws can make it reject).
+ */
+export async function runCli(argv: readonly string[], io: CommandIO): Promise<number> {
+  const [first, ...rest] = argv;
+  let commandName: string | undefined;
+  try {
+    if (first === undefined) {
+      io.stderr(mainUsage() + '\n');
+      return EXIT.usage;
+    }
+    if (first === '--help' || first === '-h') {
+      io.stdout(mainUsage() + '\n');
+      return EXIT.ok;
+    }
+    if (first === '--version' || first === '-v') {
+      io.stdout(cliVersion() + '\n');
+      return EXIT.ok;
+    }
+    if (first === 'help') return await help(rest, io);
+    if (first.startsWith('-')) {
+      return usage(
+        io,
+        'runback',
+        `unknown option ${JSON.stringify(first)}; expected a command first`,
+        undefined,
+      );
+    }
+    const entry = lookup(first);
+    if (entry === undefined) return unknownCommand(io, first);
+    commandName = first;
+    const { command } = await entry.load();
+    if (wantsHelp(rest)) {
+      io.stdout(command.usage + '\n');
+      return EXIT.ok;
+    }
+    return await command.run(rest, io);
+  } catch (err) {
+    return report(
+      err,
+      io,
+      commandName === undefined ? 'runback' : `runback ${commandName}`,
+      jsonWanted(rest),
+    );
+  }
+}
+
+async function help(args: readonly string[], io: CommandIO): Promise<number> {
+  const [name, ...extra] = args;
+  if (name === undefined) {
+    io.stdout(mainUsage() + '\n');
+    return EXIT.ok;
+  }
+  if (extra.length > 0)
+    return usage(io, 'runback help', `expected one command name, got ${args.length}`, undefined);
+  const entry = lookup(name);
+  if (entry === undefined) return unknownCommand(io, name);
+  const { command } = await entry.load();
+  io.stdout(command.usage + '\n');
+  return EXIT.ok;
+}
+
+function lookup(name: string): CommandEntry | undefined {
+  return Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+}
+
+/** --help / -h anywhere before a "--" terminator. */
+function wantsHelp(args: readonly string[]): boolean {
+  for (const arg of args) {
+    if (arg === '--') return false;
+    if (arg === '--help' || arg === '-h') return true;
+  }
+  return false;
+}
+
+/** --json before a "--" terminator: errors are then also printed as JSON on stdout. */
+function jsonWanted(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end === -1 ? args : args.slice(0, end)).includes('--json');
+}
+
+function unknownCommand(io: CommandIO, name: string): number {
+  const guess = closest(name, Object.keys(COMMANDS));
+  return usage(
+    io,
+    'runback',
+    `unknown command ${JSON.stringify(name)}${guess === undefined ? '' : `; did you mean "${guess}"?`}`,
+    `Commands: ${Object.keys(COMMANDS).join(', ')}.`,
+  );
+}
+
+function usage(io: CommandIO, program: string, message: string, hint: string | undefined): number {
+  io.stderr(
+    `${program}: ${message}\n${hint === undefined ? '' : `${hint}\n`}Run "${program === 'runback help' ? 'runback' : program} --help" for usage.\n`,
+  );
+  return EXIT.usage;
+}
+
+/** The one place a thrown error becomes output and an exit status. */
+function report(err: unknown, io: CommandIO, program: string, json: boolean): number {
+  if (err instanceof CliError) {
+    if (json) {
+      io.stdout(
+        JSON.stringify({
+          error: { code: err.code, message: err.message, exit_code: err.exitCode, ...err.details },
+        }) + '\n',
+      );
+    }
+    if (err.exitCode === EXIT.usage) return usage(io, program, err.message, err.hint);
+    io.stderr(`${program}: ${err.message}\n${err.hint === undefined ? '' : `${err.hint}\n`}`);
+    return err.exitCode;
+  }
+  if (isUsageError(err)) return usage(io, program, err.message, undefined);
+  const debug = io.env['RUNBACK_DEBUG'] !== undefined && io.env['RUNBACK_DEBUG'] !== '';
+  io.stderr(
+    `${program}: unexpected error: ${messageOf(err)}\n` +
+      (debug && err instanceof Error && err.stack !== undefined
+        ? `${err.stack}\n`
+        : 'Run again with RUNBACK_DEBUG=1 for the stack trace.\n') +
+      'This is a bug in runback; please report it with the command you ran.\n',
+  );
+  return EXIT.internal;
+}
+
+/** @runback/verify's UsageError (matched by shape, so it works across module copies). */
+function isUsageError(err: unknown): err is Error {
+  return (
+    err instanceof Error &&
+    err.name === 'UsageError' &&
+    typeof (err as { code?: unknown }).code === 'string'
+  );
+}
+
+/** The command nearest to a typo (edit distance ≤ 2), if any. */
+function closest(name: string, candidates: readonly string[]): string | undefined {
+  let best: { name: string; d: number } | undefined;
+  for (const candidate of candidates) {
+    const d = distance(name.toLowerCase(), candidate);
+    if (d <= 2 && (best === undefined || d < best.d)) best = { name: candidate, d };
+  }
+  return best?.name;
+}
+
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(
+        (prev[j] ?? 0) + 1,
+        (row[j - 1] ?? 0) + 1,
+        (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    prev = row;
+  }
+  return prev[b.length] ?? 0;
+}

@@ -1,0 +1,83 @@
+// The fixed corpus (test/vectors/index.json) re-verified through the library and through the
+// built `runback-verify` bin: same verdict, checks, error codes and exit status. The
+// @runback/cli tests run the same corpus through `runback verify`.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { VerifyOptions, VerifyResult } from '../src/index.js';
+import { verifyJson } from '../src/index.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const vectors = join(here, 'vectors');
+const bin = join(here, '..', 'dist', 'bin.js');
+
+interface CorpusCase {
+  file: string;
+  description: string;
+  trust: { pinned?: string[]; revoked?: string[]; hmac_key?: string };
+  expected: {
+    verdict: string;
+    exit: number;
+    checks: VerifyResult['checks'];
+    error_codes: string[];
+    first_event_index?: number;
+  };
+}
+
+const corpus = JSON.parse(readFileSync(join(vectors, 'index.json'), 'utf8')) as { cases: CorpusCase[] };
+
+function optionsOf(trust: CorpusCase['trust']): VerifyOptions {
+  const pem = (f: string) => readFileSync(join(vectors, f), 'utf8');
+  const options: { pinned?: string[]; revoked?: string[]; hmacKey?: string } = {};
+  if (trust.pinned) options.pinned = trust.pinned.map(pem);
+  if (trust.revoked) options.revoked = trust.revoked.map(pem);
+  if (trust.hmac_key !== undefined) options.hmacKey = trust.hmac_key;
+  return options;
+}
+
+function flagsOf(trust: CorpusCase['trust']): string[] {
+  const flags: string[] = [];
+  for (const f of trust.pinned ?? []) flags.push('--pubkey', join(vectors, f));
+  for (const f of trust.revoked ?? []) flags.push('--revoked', join(vectors, f));
+  if (trust.hmac_key !== undefined) flags.push('--key', trust.hmac_key);
+  return flags;
+}
+
+function expectMatches(result: VerifyResult, expected: CorpusCase['expected']): void {
+  expect(result.verdict).toBe(expected.verdict);
+  expect(result.checks).toEqual(expected.checks);
+  expect(result.errors.map((e) => e.code)).toEqual(expected.error_codes);
+  if (expected.first_event_index !== undefined) {
+    expect(result.errors.find((e) => e.event_index !== undefined)?.event_index).toBe(expected.first_event_index);
+  }
+}
+
+describe('verify corpus', () => {
+  it('covers valid, tampered and malformed records', () => {
+    const groups = new Set(corpus.cases.map((c) => c.file.split('/')[0]));
+    expect([...groups].sort()).toEqual(['malformed', 'tampered', 'valid']);
+    expect(corpus.cases.length).toBeGreaterThanOrEqual(45);
+  });
+
+  describe('library: verifyJson', () => {
+    for (const c of corpus.cases) {
+      it(`${c.file} [${Object.keys(c.trust).join(',') || 'no keys'}]: ${c.description}`, () => {
+        const result = verifyJson(readFileSync(join(vectors, c.file)), optionsOf(c.trust));
+        expectMatches(result, c.expected);
+      });
+    }
+  });
+
+  describe('built bin: runback-verify --json', () => {
+    for (const c of corpus.cases) {
+      it(`${c.file} [${Object.keys(c.trust).join(',') || 'no keys'}]`, () => {
+        const run = spawnSync(process.execPath, [bin, join(vectors, c.file), '--json', ...flagsOf(c.trust)], { encoding: 'utf8' });
+        expect(run.stderr).toBe('');
+        expect(run.status).toBe(c.expected.exit);
+        expectMatches(JSON.parse(run.stdout) as VerifyResult, c.expected);
+      });
+    }
+  });
+});
