@@ -59,7 +59,7 @@ export function describe(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'string') {
-    const shown = value.length > 48 ? value.slice(0, 48) + '…' : value;
+    const shown = value.length > 80 ? value.slice(0, 80) + '…' : value;
     return `"${shown}"`;
   }
   if (typeof value === 'object') return 'an object';
