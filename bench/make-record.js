@@ -44,7 +44,7 @@ export function makeRunInput(count, runId = 'run_bench0001') {
       events.push({
         ...base(seq, 'llm', `l${seq}`, 'r'),
         model: { provider: 'openai', model_id: 'gpt-4o-mini' },
-        request: { system: 'Triage support cases.', messages: [{ role: 'user', content: sentence(rand, 18) }], params: { temperature: 0 } },
+        request: { system: 'Triage support cases.', messages: [{ role: 'user', content: sentence(rand, 14) }], params: { temperature: 0 } },
         response: { text: sentence(rand, 12), finish_reason: 'stop', tool_calls: [] },
         usage: { input_tokens: 200 + Math.floor(rand() * 100), output_tokens: 40, total_tokens: 260 },
         latency_ms: Math.floor(rand() * 900),

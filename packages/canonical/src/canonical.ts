@@ -20,13 +20,25 @@ import { toPointer } from './pointer.js';
 const RECURSION_LIMIT = 400;
 
 /**
- * Remembers canonical texts by object identity within one computation. `canonicalWithout`
- * records the text of each direct object or array member it serializes, and `canonical` looks a
- * value up before serializing it, so the verifier serializes an event's `request` or
- * `response` once for the event chain and reuses it for the oracle stream. Create one per
- * computation over values that do not change while it lives.
+ * Remembers, by object identity, the sorted copies `canonicalWithout` makes of an object's
+ * direct members, so that a later `canonical` of one of those members (the verifier keys an
+ * event's `request` and hashes its `response` for the oracle stream right after hashing the
+ * event for the chain) costs one native stringify instead of a second walk. Create one per
+ * computation, over values that do not change while it lives; it holds nothing else.
  */
-export type CanonicalMemo = WeakMap<object, string>;
+export class CanonicalMemo {
+  readonly #copies = new WeakMap<object, unknown>();
+
+  /** @internal */
+  remember(original: object, copy: unknown): void {
+    this.#copies.set(original, copy);
+  }
+
+  /** @internal */
+  recall(original: object): unknown {
+    return this.#copies.get(original);
+  }
+}
 
 /**
  * Returns the canonical JSON text of `value`.
@@ -35,8 +47,8 @@ export type CanonicalMemo = WeakMap<object, string>;
  */
 export function canonical(value: unknown, memo?: CanonicalMemo): string {
   if (memo !== undefined && typeof value === 'object' && value !== null) {
-    const known = memo.get(value);
-    if (known !== undefined) return known;
+    const copy = memo.recall(value);
+    if (copy !== undefined) return JSON.stringify(copy);
   }
   try {
     return serializeValue(resolveJson(value, ''), 0) ?? 'null';
@@ -57,7 +69,13 @@ export function canonicalWithout(object: object, omit: string, memo?: CanonicalM
     throw new TypeError(`canonicalWithout: expected a non-array object, got ${describe(object)}`);
   }
   try {
-    return serializeObject(object as Record<string, unknown>, 1, omit, memo);
+    // Members in canonical order are serialized natively again when asked for, which is
+    // cheaper than remembering them (a large WeakMap costs the garbage collector more).
+    const ordered = stringifyIfOrdered(object as Record<string, unknown>, omit);
+    if (ordered !== undefined) return ordered;
+    const fast = stringifySortedCopy(object, 0, omit, memo);
+    if (fast !== undefined) return fast;
+    return serializeObject(object as Record<string, unknown>, 1, omit);
   } catch (err) {
     throw locateProblem(err, object, omit);
   }
@@ -85,12 +103,16 @@ function serializeValue(value: unknown, depth: number): string | undefined {
       return String(value);
     case 'boolean':
       return value ? 'true' : 'false';
-    case 'object':
+    case 'object': {
       if (value === null) return 'null';
       if (depth >= RECURSION_LIMIT) return serializeDeep(value);
+      if (isInCanonicalOrder(value, depth)) return JSON.stringify(value);
+      const fast = stringifySortedCopy(value, depth);
+      if (fast !== undefined) return fast;
       return Array.isArray(value)
         ? serializeArray(value, depth + 1)
-        : serializeObject(value as Record<string, unknown>, depth + 1, undefined, undefined);
+        : serializeObject(value as Record<string, unknown>, depth + 1, undefined);
+    }
     case 'bigint':
       throw BIGINT;
     default:
@@ -115,7 +137,6 @@ function serializeObject(
   object: Record<string, unknown>,
   depth: number,
   omit: string | undefined,
-  memo: CanonicalMemo | undefined,
 ): string {
   const keys = sortKeys(Object.keys(object));
   let out = '{';
@@ -127,7 +148,6 @@ function serializeObject(
     if (typeof item === 'object' && item !== null) item = resolveJson(item, key);
     const text = serializeValue(item, depth);
     if (text === undefined) continue;
-    if (memo !== undefined && typeof item === 'object' && item !== null) memo.set(item, text);
     if (first) first = false;
     else out += ',';
     out += quote(key) + ':' + text;
@@ -174,6 +194,184 @@ function sortKeys(keys: string[]): string[] {
 const NON_FINITE = new CanonicalError('CANONICAL_NON_FINITE_NUMBER', 'non-finite', '');
 const BIGINT = new CanonicalError('CANONICAL_BIGINT', 'bigint', '');
 const CYCLE = new CanonicalError('CANONICAL_CYCLE', 'cycle', '');
+// Thrown inside the fast path only, where the sorted copy cannot be trusted to keep its order.
+const NOT_FAST = Symbol('not-fast');
+// A member the sorted copy leaves out (undefined, a function or a symbol).
+const OMITTED = Symbol('omitted');
+
+/**
+ * The fast path: copy the value with every object's members inserted in sorted order, then let
+ * the engine's native JSON.stringify write it. Native stringify writes members in insertion
+ * order, except that it hoists integer-like names; a name starting with a digit, or named
+ * `__proto__` (which a plain-object copy cannot hold as data), sends the value to the
+ * string-building path instead, as does nesting past RECURSION_LIMIT (where a cycle would
+ * be). The copy also refuses non-finite numbers and BigInt, which native stringify would
+ * write as null or throw on. Returns undefined when the value must take the other path.
+ */
+function stringifySortedCopy(
+  value: object,
+  depth: number,
+  omit?: string,
+  memo?: CanonicalMemo,
+): string | undefined {
+  let copy: unknown;
+  try {
+    copy = copyContainer(value, depth, omit, memo);
+  } catch (err) {
+    if (err === NOT_FAST) return undefined;
+    throw err;
+  }
+  return JSON.stringify(copy);
+}
+
+/**
+ * Whether native JSON.stringify already writes `value` canonically: plain objects and arrays
+ * only, every object's member names in sorted order (none starting with a digit, none named
+ * `__proto__`), finite numbers, no BigInt, no toJSON, shallower than RECURSION_LIMIT. Records
+ * written by runback keep their events in this order, so verifying them needs no copy. The walk
+ * allocates nothing but key lists and stops at the first object out of order.
+ */
+function isInCanonicalOrder(value: object, depth: number): boolean {
+  if (depth >= RECURSION_LIMIT) return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!isCanonicalMember(value[i], depth + 1)) return false;
+    return true;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+  const object = value as Record<string, unknown>;
+  const keys = Object.keys(object);
+  let previous = '';
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    if (i > 0 && !(previous < key)) return false;
+    const first = key.charCodeAt(0);
+    if ((first >= 0x30 && first <= 0x39) || key === '__proto__' || key === 'toJSON') return false;
+    if (!isCanonicalMember(object[key], depth + 1)) return false;
+    previous = key;
+  }
+  return true;
+}
+
+function isCanonicalMember(item: unknown, depth: number): boolean {
+  switch (typeof item) {
+    case 'string':
+    case 'boolean':
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      // Native stringify omits the last three from objects and writes null in arrays, as canonical does.
+      return true;
+    case 'number':
+      return item === item && item !== Infinity && item !== -Infinity;
+    case 'object':
+      return item === null || isInCanonicalOrder(item, depth);
+    default:
+      return false;
+  }
+}
+
+/**
+ * canonicalWithout for an object already in canonical order whose member `omit`, if present,
+ * sorts first and is a plain string: native stringify, with that first member cut off.
+ */
+function stringifyIfOrdered(object: Record<string, unknown>, omit: string): string | undefined {
+  if (!isInCanonicalOrder(object, 0)) return undefined;
+  const keys = Object.keys(object);
+  const omitted = keys.indexOf(omit);
+  if (omitted > 0) return undefined;
+  if (omitted === -1) return JSON.stringify(object);
+  const value = object[omit];
+  if (typeof value !== 'string') return undefined;
+  if (keys.length === 1) return '{}';
+  const text = JSON.stringify(object);
+  // '{' + '"omit":' + '"value"' + ',' is the prefix to cut.
+  return '{' + text.slice(1 + JSON.stringify(omit).length + 1 + JSON.stringify(value).length + 1);
+}
+
+/**
+ * A deep copy of a JSON value with every object's members inserted in canonical (sorted)
+ * order, so that the copy's JSON text lists members as its canonical form does. Writers store
+ * records this way; a verifier then hashes events with a single native stringify. Names that
+ * an engine always enumerates first (array-index names such as "0" or "42") cannot be
+ * reordered: such objects still hash correctly, on the slower path.
+ *
+ * @throws {CanonicalError} as `canonical` does.
+ */
+export function canonicalOrder<T>(value: T): T {
+  canonical(value); // validates: non-finite numbers, BigInt and cycles throw a located error
+  return JSON.parse(JSON.stringify(orderedCopy(value)) ?? 'null') as T;
+}
+
+function orderedCopy(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  const resolved = resolveJson(value, '');
+  if (typeof resolved !== 'object' || resolved === null) return resolved;
+  if (Array.isArray(resolved)) return resolved.map((item: unknown) => orderedCopy(item));
+  const out = Object.create(null) as Record<string, unknown>;
+  for (const key of sortKeys(Object.keys(resolved))) out[key] = orderedCopy((resolved as Record<string, unknown>)[key]);
+  return out;
+}
+
+/**
+ * The sorted copy of an array or object. At the top level of canonicalWithout, `omit` names the
+ * member to leave out and `memo` receives the copy of each object member.
+ */
+function copyContainer(value: object, depth: number, omit?: string, memo?: CanonicalMemo): unknown {
+  if (depth >= RECURSION_LIMIT) throw NOT_FAST;
+  if (Array.isArray(value)) {
+    const n = value.length;
+    const out = new Array<unknown>(n);
+    for (let i = 0; i < n; i++) {
+      const item = copyMember(value[i], i, depth + 1);
+      out[i] = item === OMITTED ? null : item;
+    }
+    return out;
+  }
+  const object = value as Record<string, unknown>;
+  const keys = sortKeys(Object.keys(object));
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    if (key === omit) continue;
+    const first = key.charCodeAt(0);
+    if ((first >= 0x30 && first <= 0x39) || key === '__proto__') throw NOT_FAST;
+    const original = object[key];
+    const item = copyMember(original, key, depth + 1);
+    if (item === OMITTED) continue;
+    out[key] = item;
+    if (memo !== undefined && typeof original === 'object' && original !== null) memo.remember(original, item);
+  }
+  return out;
+}
+
+function copyMember(item: unknown, key: string | number, depth: number): unknown {
+  switch (typeof item) {
+    case 'string':
+    case 'boolean':
+      return item;
+    case 'number':
+      if (item !== item || item === Infinity || item === -Infinity) throw NON_FINITE;
+      return item;
+    case 'object': {
+      if (item === null) return null;
+      const resolved = resolveJson(item, typeof key === 'number' ? String(key) : key);
+      if (typeof resolved === 'object' && resolved !== null) return copyContainer(resolved, depth);
+      return copyPrimitive(resolved);
+    }
+    case 'bigint':
+      throw BIGINT;
+    default:
+      return OMITTED;
+  }
+}
+
+/** A toJSON result that is not an object: checked like any other primitive. */
+function copyPrimitive(value: unknown): unknown {
+  if (typeof value === 'number' && !Number.isFinite(value)) throw NON_FINITE;
+  if (typeof value === 'bigint') throw BIGINT;
+  if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return OMITTED;
+  return value;
+}
 
 interface Frame {
   readonly container: object;

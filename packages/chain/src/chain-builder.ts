@@ -11,10 +11,11 @@ export class ChainBuilder {
 
   /**
    * Hashes `event` (its `_hash` member ignored) onto the head and returns the new hash, which
-   * the writer stores as the event's `_hash`. The event is not modified.
+   * the writer stores as the event's `_hash`. The event is not modified. `memo`, when given,
+   * records the canonical text of the event's members (see eventHash).
    */
-  append(event: object): string {
-    this.#head = eventHash(this.#head, event);
+  append(event: object, memo?: CanonicalMemo): string {
+    this.#head = eventHash(this.#head, event, memo);
     this.#count++;
     return this.#head;
   }

@@ -1,5 +1,5 @@
 import { createHmac, createPublicKey, verify as nodeVerify } from 'node:crypto';
-import { CanonicalError, EMPTY_SHA256 } from '@runback/canonical';
+import { CanonicalError, EMPTY_SHA256, canonical } from '@runback/canonical';
 import { eventHash } from '@runback/chain';
 import { ReplayDigestError, cassetteDigest } from '@runback/replay-digest';
 import { describe, expect, it } from 'vitest';
@@ -69,10 +69,12 @@ describe('sealRecord', () => {
       replay: { entry_count: 3, algorithm: 'oracle-chain/sha256' },
       signed: true,
     });
-    // Each event keeps its members in order, with _hash appended last.
+    // Each event is stored with its members in canonical (sorted) order, _hash first, at
+    // every level: its JSON text is its canonical form plus _hash (docs/spec.md §7).
     const input = sampleInput();
     record.events.forEach((event, i) => {
-      expect(Object.keys(event)).toEqual([...Object.keys(input.events[i] as object), '_hash']);
+      expect(Object.keys(event)).toEqual([...Object.keys(input.events[i] as object), '_hash'].sort());
+      expect(JSON.stringify(event)).toBe('{"_hash":' + JSON.stringify(event._hash) + ',' + canonical({ ...event, _hash: undefined }).slice(1));
     });
   });
 

@@ -11,7 +11,7 @@
 //
 // Both return new JSON data (deep copies) and never modify or share their input.
 
-import { CanonicalError, canonical } from '@runback/canonical';
+import { CanonicalError, canonical, canonicalOrder } from '@runback/canonical';
 import { ChainBuilder } from '@runback/chain';
 import { cassetteDigest } from '@runback/replay-digest';
 import { expectBytes } from './bytes.js';
@@ -174,10 +174,11 @@ export function sealRecord(input: SealInput, options: SealOptions): SealedRecord
     } catch (err) {
       throw relocate(err, `/events/${index}`);
     }
-    // Hashed first, so the copy below can only meet values canonical() accepted; JSON.stringify
-    // then writes exactly the data model canonical() hashed. `_hash` keeps its position if the
-    // event had one, else it comes last.
-    events.push(JSON.parse(JSON.stringify({ ...event, _hash: hash })) as SealedEvent);
+    // Hashed first, so the copy below can only meet values canonical() accepted. The stored
+    // event is a JSON copy with its members in canonical order (`_hash` first): the data model
+    // canonical() hashed, laid out so that a verifier can hash it with one native stringify
+    // (docs/spec.md §7).
+    events.push(canonicalOrder({ ...event, _hash: hash }) as SealedEvent);
   });
 
   const cassette = cassetteDigest(events);

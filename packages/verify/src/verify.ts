@@ -2,6 +2,7 @@
 // with its own error codes; each step runs on whatever parts of the record it can read, so a
 // report shows every problem at once. It does no I/O, never throws on any input, and returns
 // the result object of the format decisions.
+import { CanonicalMemo } from '@runback/canonical';
 import { assertTrustPolicy, type TrustPolicy } from '@runback/sign';
 import { readJsonStrict } from './json/index.js';
 import { verdictOf, type VerifyError, type VerifyResult } from './result.js';
@@ -51,7 +52,7 @@ export function verifyJson(input: string | Uint8Array, options: VerifyOptions = 
 function runPipeline(record: unknown, options: VerifyOptions): VerifyResult {
   const parts = partsOf(record);
   // Canonical texts computed for the chain, reused by the cassette (one verification's life).
-  const memo = new WeakMap<object, string>();
+  const memo = new CanonicalMemo();
   // 1. schema — shaped like a record: $schema, manifest, run, events and event base members.
   const schema = checkSchema(parts);
   // 2. consistent — the unsigned summary agrees with the signed events.
