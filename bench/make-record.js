@@ -44,8 +44,8 @@ export function makeRunInput(count, runId = 'run_bench0001') {
       events.push({
         ...base(seq, 'llm', `l${seq}`, 'r'),
         model: { provider: 'openai', model_id: 'gpt-4o-mini' },
-        request: { system: 'Triage support cases.', messages: [{ role: 'user', content: sentence(rand, 14) }], params: { temperature: 0 } },
-        response: { text: sentence(rand, 12), finish_reason: 'stop', tool_calls: [] },
+        request: { system: 'Triage support cases.', messages: [{ role: 'user', content: sentence(rand, 12) }], params: { temperature: 0 } },
+        response: { text: sentence(rand, 9), finish_reason: 'stop', tool_calls: [] },
         usage: { input_tokens: 200 + Math.floor(rand() * 100), output_tokens: 40, total_tokens: 260 },
         latency_ms: Math.floor(rand() * 900),
         error: null,
@@ -63,7 +63,7 @@ export function makeRunInput(count, runId = 'run_bench0001') {
     } else if (pick === 3) {
       events.push({ ...base(seq, 'env', `e${seq}`, 'r'), kind: 'now', key: 'now', output: t0 + seq * 10 });
     } else {
-      events.push({ ...base(seq, 'reasoning', `x${seq}`, 'r'), text: sentence(rand, 14), label: 'plan' });
+      events.push({ ...base(seq, 'reasoning', `x${seq}`, 'r'), text: sentence(rand, 10), label: 'plan' });
     }
   }
   const last = count - 1;

@@ -10,11 +10,12 @@ import { publicKeyToPem } from '@runback/sign';
 import { verifyJson } from '@runback/verify';
 import canonicalize from 'canonicalize';
 import { makeSignedRecord } from './make-record.js';
-import { fmt, medianMs } from './stats.js';
+import { fmt, interleavedMedians } from './stats.js';
 
 const EVENTS = Number(process.env.RUNBACK_BENCH_EVENTS ?? 100_000);
 const results = {};
 
+if (typeof globalThis.gc !== 'function') console.warn('note: run with node --expose-gc (pnpm bench does) to collect the heap between timed runs');
 console.log(`runback bench — node ${process.version}, ${EVENTS.toLocaleString('en')} events\n`);
 
 // (a) canonical throughput ----------------------------------------------------------------
@@ -24,8 +25,7 @@ console.log(`runback bench — node ${process.version}, ${EVENTS.toLocaleString(
   const theirs = canonicalize(record);
   if (ours !== theirs) throw new Error('canonical and canonicalize disagree on the benchmark record');
   const mb = Buffer.byteLength(ours) / 1e6;
-  const tOurs = medianMs(() => canonical(record), { runs: 15 });
-  const tTheirs = medianMs(() => canonicalize(record), { runs: 15 });
+  const [tOurs, tTheirs] = interleavedMedians([() => canonical(record), () => canonicalize(record)], { runs: 15 });
   results.canonical = { bytes: Buffer.byteLength(ours), ours_mb_s: mb / (tOurs / 1000), canonicalize_mb_s: mb / (tTheirs / 1000) };
   console.log('(a) canonical form of a 2,000-event agent record (%s MB), outputs identical', mb.toFixed(2));
   console.log(`    @runback/canonical  ${fmt(results.canonical.ours_mb_s)} MB/s`);
@@ -45,15 +45,17 @@ console.log(`runback bench — node ${process.version}, ${EVENTS.toLocaleString(
     const check = verifyJson(readFileSync(file), options);
     if (check.verdict !== 'valid') throw new Error(`benchmark record did not verify: ${JSON.stringify(check.errors)}`);
 
-    const floor = medianMs(() => {
-      const bytes = readFileSync(file);
-      JSON.parse(bytes.toString('utf8'));
-      createHash('sha256').update(bytes).digest('hex');
-    });
-    const full = medianMs(() => {
-      const result = verifyJson(readFileSync(file), options);
-      if (result.verdict !== 'valid') throw new Error('verdict changed during the benchmark');
-    });
+    const [floor, full] = interleavedMedians([
+      () => {
+        const bytes = readFileSync(file);
+        JSON.parse(bytes.toString('utf8'));
+        createHash('sha256').update(bytes).digest('hex');
+      },
+      () => {
+        const result = verifyJson(readFileSync(file), options);
+        if (result.verdict !== 'valid') throw new Error('verdict changed during the benchmark');
+      },
+    ]);
     results.verify = { events: EVENTS, bytes: size, floor_ms: floor, verify_ms: full, ratio: full / floor };
     console.log('(b) verify a %s-event signed record (%s MB)', EVENTS.toLocaleString('en'), (size / 1e6).toFixed(1));
     console.log(`    floor (read + JSON.parse + SHA-256)  ${fmt(floor)} ms`);

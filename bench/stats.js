@@ -1,17 +1,26 @@
-// Timing helpers: run a function several times after a warm-up and report the median.
+// Timing helpers. Each timed call starts from a collected heap (node --expose-gc), and the
+// functions being compared are interleaved, so drift and the previous run's garbage do not
+// favour either side.
 import { performance } from 'node:perf_hooks';
 
-/** Median wall time in ms of `runs` calls of `fn` after `warmup` calls. */
-export function medianMs(fn, { runs = 7, warmup = 2 } = {}) {
-  for (let i = 0; i < warmup; i++) fn();
-  const times = [];
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    fn();
-    times.push(performance.now() - t);
+const collect = typeof globalThis.gc === 'function' ? globalThis.gc : () => {};
+
+/** Median wall time in ms of each function, calling them in turn `runs` times after `warmup` rounds. */
+export function interleavedMedians(fns, { runs = 7, warmup = 2 } = {}) {
+  const times = fns.map(() => []);
+  for (let round = 0; round < warmup + runs; round++) {
+    fns.forEach((fn, i) => {
+      collect();
+      const t = performance.now();
+      fn();
+      const elapsed = performance.now() - t;
+      if (round >= warmup) times[i].push(elapsed);
+    });
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
+  return times.map((list) => {
+    list.sort((a, b) => a - b);
+    return list[Math.floor(list.length / 2)];
+  });
 }
 
 export const fmt = (n, digits = 1) => n.toFixed(digits).padStart(8);

@@ -1,6 +1,6 @@
 // @runback/canonical (browser build): the same surface as index.ts, hashing with
 // @noble/hashes instead of node:crypto.
-export { CanonicalMemo, canonical, canonicalOrder, canonicalWithout } from './canonical.js';
+export { canonical, canonicalOrder, canonicalWithout } from './canonical.js';
 export { CanonicalError, type CanonicalErrorCode } from './errors.js';
 export { EMPTY_SHA256 } from './constants.js';
 export { escapePointerToken, toPointer } from './pointer.js';

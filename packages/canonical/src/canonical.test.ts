@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CanonicalMemo, canonical, canonicalWithout } from './canonical.js';
+import { canonical, canonicalWithout } from './canonical.js';
 import { CanonicalError } from './errors.js';
 
 describe('canonical', () => {
@@ -98,25 +98,5 @@ describe('canonicalWithout', () => {
 
   it('locates problems relative to the object', () => {
     expect(() => canonicalWithout({ a: { b: Infinity }, _hash: NaN }, '_hash')).toThrow(/at \/a\/b$/);
-  });
-});
-
-describe('canonical memo', () => {
-  it('reuses the member copies canonicalWithout made, giving the same text', () => {
-    const memo = new CanonicalMemo();
-    const request = { b: 1, a: [2] };
-    const event = { request, list: [request], n: 1, _hash: 'x' };
-    expect(canonicalWithout(event, '_hash', memo)).toBe('{"list":[{"a":[2],"b":1}],"n":1,"request":{"a":[2],"b":1}}');
-    expect(memo.recall(request)).toEqual({ a: [2], b: 1 });
-    expect(canonical(request, memo)).toBe('{"a":[2],"b":1}');
-    expect(canonical(event.list, memo)).toBe('[{"a":[2],"b":1}]');
-  });
-
-  it('remembers nothing for members that take the string-building path', () => {
-    const memo = new CanonicalMemo();
-    const odd = { '1': 'integer-like name', a: 2 };
-    expect(canonicalWithout({ odd, _hash: 'x' }, '_hash', memo)).toBe('{"odd":{"1":"integer-like name","a":2}}');
-    expect(memo.recall(odd)).toBeUndefined();
-    expect(canonical(odd, memo)).toBe('{"1":"integer-like name","a":2}');
   });
 });

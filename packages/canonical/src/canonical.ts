@@ -20,36 +20,11 @@ import { toPointer } from './pointer.js';
 const RECURSION_LIMIT = 400;
 
 /**
- * Remembers, by object identity, the sorted copies `canonicalWithout` makes of an object's
- * direct members, so that a later `canonical` of one of those members (the verifier keys an
- * event's `request` and hashes its `response` for the oracle stream right after hashing the
- * event for the chain) costs one native stringify instead of a second walk. Create one per
- * computation, over values that do not change while it lives; it holds nothing else.
- */
-export class CanonicalMemo {
-  readonly #copies = new WeakMap<object, unknown>();
-
-  /** @internal */
-  remember(original: object, copy: unknown): void {
-    this.#copies.set(original, copy);
-  }
-
-  /** @internal */
-  recall(original: object): unknown {
-    return this.#copies.get(original);
-  }
-}
-
-/**
  * Returns the canonical JSON text of `value`.
  *
  * @throws {CanonicalError} (a TypeError) for NaN, ±Infinity, a BigInt, or a cyclic value.
  */
-export function canonical(value: unknown, memo?: CanonicalMemo): string {
-  if (memo !== undefined && typeof value === 'object' && value !== null) {
-    const copy = memo.recall(value);
-    if (copy !== undefined) return JSON.stringify(copy);
-  }
+export function canonical(value: unknown): string {
   try {
     return serializeValue(resolveJson(value, ''), 0) ?? 'null';
   } catch (err) {
@@ -59,23 +34,21 @@ export function canonical(value: unknown, memo?: CanonicalMemo): string {
 
 /**
  * Returns the canonical JSON text of `object` as if its member `omit` were absent, without
- * copying it. This is how an event is hashed with its own `_hash` member excluded.
+ * changing it. This is how an event is hashed with its own `_hash` member excluded.
  *
  * @throws {TypeError} when `object` is not a non-array object.
  * @throws {CanonicalError} as `canonical` does.
  */
-export function canonicalWithout(object: object, omit: string, memo?: CanonicalMemo): string {
+export function canonicalWithout(object: object, omit: string): string {
   if (object === null || typeof object !== 'object' || Array.isArray(object)) {
     throw new TypeError(`canonicalWithout: expected a non-array object, got ${describe(object)}`);
   }
   try {
-    // Members in canonical order are serialized natively again when asked for, which is
-    // cheaper than remembering them (a large WeakMap costs the garbage collector more).
-    const ordered = stringifyIfOrdered(object as Record<string, unknown>, omit);
-    if (ordered !== undefined) return ordered;
-    const fast = stringifySortedCopy(object, 0, omit, memo);
-    if (fast !== undefined) return fast;
-    return serializeObject(object as Record<string, unknown>, 1, omit);
+    return (
+      stringifyIfOrdered(object as Record<string, unknown>, omit) ??
+      stringifySortedCopy(object, 0, omit) ??
+      serializeObject(object as Record<string, unknown>, 1, omit)
+    );
   } catch (err) {
     throw locateProblem(err, object, omit);
   }
@@ -208,15 +181,10 @@ const OMITTED = Symbol('omitted');
  * be). The copy also refuses non-finite numbers and BigInt, which native stringify would
  * write as null or throw on. Returns undefined when the value must take the other path.
  */
-function stringifySortedCopy(
-  value: object,
-  depth: number,
-  omit?: string,
-  memo?: CanonicalMemo,
-): string | undefined {
+function stringifySortedCopy(value: object, depth: number, omit?: string): string | undefined {
   let copy: unknown;
   try {
-    copy = copyContainer(value, depth, omit, memo);
+    copy = copyContainer(value, depth, omit);
   } catch (err) {
     if (err === NOT_FAST) return undefined;
     throw err;
@@ -314,9 +282,9 @@ function orderedCopy(value: unknown): unknown {
 
 /**
  * The sorted copy of an array or object. At the top level of canonicalWithout, `omit` names the
- * member to leave out and `memo` receives the copy of each object member.
+ * member to leave out.
  */
-function copyContainer(value: object, depth: number, omit?: string, memo?: CanonicalMemo): unknown {
+function copyContainer(value: object, depth: number, omit?: string): unknown {
   if (depth >= RECURSION_LIMIT) throw NOT_FAST;
   if (Array.isArray(value)) {
     const n = value.length;
@@ -335,11 +303,8 @@ function copyContainer(value: object, depth: number, omit?: string, memo?: Canon
     if (key === omit) continue;
     const first = key.charCodeAt(0);
     if ((first >= 0x30 && first <= 0x39) || key === '__proto__') throw NOT_FAST;
-    const original = object[key];
-    const item = copyMember(original, key, depth + 1);
-    if (item === OMITTED) continue;
-    out[key] = item;
-    if (memo !== undefined && typeof original === 'object' && original !== null) memo.remember(original, item);
+    const item = copyMember(object[key], key, depth + 1);
+    if (item !== OMITTED) out[key] = item;
   }
   return out;
 }

@@ -1,4 +1,3 @@
-import type { CanonicalMemo } from '@runback/canonical';
 import { GENESIS_HASH, contentDigestOf, eventHash } from './chain.js';
 
 /**
@@ -11,11 +10,10 @@ export class ChainBuilder {
 
   /**
    * Hashes `event` (its `_hash` member ignored) onto the head and returns the new hash, which
-   * the writer stores as the event's `_hash`. The event is not modified. `memo`, when given,
-   * records the canonical text of the event's members (see eventHash).
+   * the writer stores as the event's `_hash`. The event is not modified.
    */
-  append(event: object, memo?: CanonicalMemo): string {
-    this.#head = eventHash(this.#head, event, memo);
+  append(event: object): string {
+    this.#head = eventHash(this.#head, event);
     this.#count++;
     return this.#head;
   }

@@ -6,7 +6,7 @@
 //
 // Events are hashed in array order, never re-sorted by seq: the array order is what the
 // chain commits to.
-import { canonicalWithout, EMPTY_SHA256, sha256Hex, type CanonicalMemo } from '@runback/canonical';
+import { canonicalWithout, EMPTY_SHA256, sha256Hex } from '@runback/canonical';
 
 /** The seed of the event chain: the empty string (h_0). */
 export const GENESIS_HASH = '';
@@ -18,17 +18,14 @@ export const HASH_MEMBER = '_hash';
  * Hash of one event chained onto `previousHash`: sha256_hex(previousHash + canonical(event
  * without `_hash`)).
  *
- * `memo`, when given, records the canonical text of the event's members for reuse (see
- * CanonicalMemo in @runback/canonical).
- *
  * @throws {TypeError} when `event` is not a non-array object or holds a value with no
  * canonical form (NaN, Infinity, BigInt, a cycle).
  */
-export function eventHash(previousHash: string, event: object, memo?: CanonicalMemo): string {
+export function eventHash(previousHash: string, event: object): string {
   if (typeof previousHash !== 'string') {
     throw new TypeError(`eventHash: expected previousHash to be a string, got ${typeof previousHash}`);
   }
-  return sha256Hex(previousHash + canonicalWithout(event, HASH_MEMBER, memo));
+  return sha256Hex(previousHash + canonicalWithout(event, HASH_MEMBER));
 }
 
 /** The content digest of a chain whose last hash is `head` ("" for no events). */

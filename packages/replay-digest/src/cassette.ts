@@ -4,9 +4,9 @@
 //   c_0 = ""
 //   c_j = sha256_hex(c_{j-1} + canonical({ kind, key, output }))
 //   cassette_digest = c_m, or sha256("") with no entries; entry_count = m
-import { EMPTY_SHA256, canonical, sha256Hex, type CanonicalMemo } from '@runback/canonical';
+import { EMPTY_SHA256, canonical, sha256Hex } from '@runback/canonical';
 import { ReplayDigestError } from './errors.js';
-import { oracleEntryOf, type OracleEntry } from './oracle-entry.js';
+import { oracleEntryText, type OracleEntry } from './oracle-entry.js';
 
 /** The cassette digest of a record and its number of oracle entries. */
 export interface CassetteDigest {
@@ -15,12 +15,8 @@ export interface CassetteDigest {
 }
 
 /** One step of the oracle chain: sha256_hex(previous + canonical({kind, key, output})). */
-export function cassetteStep(previous: string, entry: OracleEntry, memo?: CanonicalMemo): string {
-  // canonical({kind, key, output}) written directly: the members sort as key, kind, output,
-  // and an undefined output is omitted, exactly as canonical() would do it.
-  let text = '{"key":' + JSON.stringify(entry.key) + ',"kind":' + JSON.stringify(entry.kind);
-  if (entry.output !== undefined) text += ',"output":' + canonical(entry.output, memo);
-  return sha256Hex(previous + text + '}');
+export function cassetteStep(previous: string, entry: OracleEntry): string {
+  return sha256Hex(previous + canonical(entry));
 }
 
 /**
@@ -42,25 +38,24 @@ export function seqOrder(events: readonly unknown[]): number[] {
 }
 
 /**
- * The cassette digest over all of a record's events (sorted by seq here). `memo` as in
- * oracleEntryOf.
+ * The cassette digest over all of a record's events (sorted by seq here).
  *
  * @throws {ReplayDigestError} for an oracle event that lacks its key material; the error's
  * `eventIndex` names the event's position in `events`.
  */
-export function cassetteDigest(events: readonly unknown[], memo?: CanonicalMemo): CassetteDigest {
+export function cassetteDigest(events: readonly unknown[]): CassetteDigest {
   let head = '';
   let entryCount = 0;
   for (const index of seqOrder(events)) {
-    let entry: OracleEntry | null;
+    let text: string | null;
     try {
-      entry = oracleEntryOf(events[index], memo);
+      text = oracleEntryText(events[index]);
     } catch (err) {
       if (err instanceof ReplayDigestError) err.eventIndex = index;
       throw err;
     }
-    if (entry === null) continue;
-    head = cassetteStep(head, entry, memo);
+    if (text === null) continue;
+    head = sha256Hex(head + text);
     entryCount++;
   }
   return { digest: entryCount === 0 ? EMPTY_SHA256 : head, entryCount };
@@ -89,9 +84,9 @@ export class CassetteBuilder {
       );
     }
     this.#lastSeq = seq;
-    const entry = oracleEntryOf(event);
-    if (entry === null) return;
-    this.#head = cassetteStep(this.#head, entry);
+    const text = oracleEntryText(event);
+    if (text === null) return;
+    this.#head = sha256Hex(this.#head + text);
     this.#count++;
   }
 

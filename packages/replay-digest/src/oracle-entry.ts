@@ -4,7 +4,7 @@
 //   llm  → { kind: "llm",  key: sha256("llm:"  + model_id  + ":" + canonical(projected request)), output: response ?? {error} }
 //   tool → { kind: "tool", key: sha256("tool:" + tool_name + ":" + canonical(projected input)),   output: output   ?? {error} }
 //   env  → { kind, key, output } taken from the event as recorded
-import { canonical, sha256Hex, type CanonicalMemo } from '@runback/canonical';
+import { canonical, sha256Hex } from '@runback/canonical';
 import { ReplayDigestError, describeValue } from './errors.js';
 import { isPlainObject } from './plain.js';
 import { parseKeyProjection, projectKeyInput, type KeyProjection } from './projection.js';
@@ -17,13 +17,13 @@ export interface OracleEntry {
 }
 
 /** The replay key of a model call: sha256_hex("llm:" + modelId + ":" + canonical(projected request)). */
-export function llmKey(modelId: string, request: unknown, projection?: KeyProjection, memo?: CanonicalMemo): string {
-  return sha256Hex('llm:' + modelId + ':' + canonical(projectKeyInput(request, projection), memo));
+export function llmKey(modelId: string, request: unknown, projection?: KeyProjection): string {
+  return sha256Hex('llm:' + modelId + ':' + canonical(projectKeyInput(request, projection)));
 }
 
 /** The replay key of a tool call: sha256_hex("tool:" + toolName + ":" + canonical(projected input)). */
-export function toolKey(toolName: string, input: unknown, projection?: KeyProjection, memo?: CanonicalMemo): string {
-  return sha256Hex('tool:' + toolName + ':' + canonical(projectKeyInput(input, projection), memo));
+export function toolKey(toolName: string, input: unknown, projection?: KeyProjection): string {
+  return sha256Hex('tool:' + toolName + ':' + canonical(projectKeyInput(input, projection)));
 }
 
 /**
@@ -35,15 +35,20 @@ export function fetchKey(method: string, url: string, body?: string | Uint8Array
   return sha256Hex('fetch:' + method.toUpperCase() + ':' + url + ':' + sha256Hex(body ?? ''));
 }
 
-/**
- * The oracle entry of one event, or null for types that have none. `memo` lets the key reuse
- * canonical texts already computed for the event chain (CanonicalMemo in @runback/canonical).
- *
- * @throws {ReplayDigestError} when an llm, tool or env event lacks what its key is made of
- * (ORACLE_MALFORMED_EVENT) or carries a malformed key_projection (ORACLE_BAD_PROJECTION).
- */
-export function oracleEntryOf(event: unknown, memo?: CanonicalMemo): OracleEntry | null {
-  if (!isPlainObject(event)) return null;
+/** What an oracle event is keyed and answered by, once its shape has been checked. */
+type OracleShape =
+  | {
+      readonly kind: 'llm' | 'tool';
+      /** "llm:" + model_id + ":" or "tool:" + tool_name + ":" */
+      readonly keyPrefix: string;
+      readonly inputField: 'request' | 'input';
+      readonly outputField: 'response' | 'output';
+      readonly projection: KeyProjection | undefined;
+    }
+  | { readonly kind: string; readonly key: string; readonly env: true };
+
+/** Checks an event's oracle members; null for types that have no oracle entry. */
+function oracleShapeOf(event: Record<string, unknown>): OracleShape | null {
   switch (event['type']) {
     case 'llm': {
       const model = event['model'];
@@ -51,27 +56,71 @@ export function oracleEntryOf(event: unknown, memo?: CanonicalMemo): OracleEntry
       if (typeof modelId !== 'string') {
         throw malformed(`expected llm event model.model_id to be a string, got ${describeValue(modelId)}`);
       }
-      const key = llmKey(modelId, event['request'], parseKeyProjection(event['key_projection']), memo);
-      return { kind: 'llm', key, output: event['response'] ?? { error: event['error'] } };
+      const projection = parseKeyProjection(event['key_projection']);
+      return { kind: 'llm', keyPrefix: 'llm:' + modelId + ':', inputField: 'request', outputField: 'response', projection };
     }
     case 'tool': {
       const toolName = event['tool_name'];
       if (typeof toolName !== 'string') {
         throw malformed(`expected tool event tool_name to be a string, got ${describeValue(toolName)}`);
       }
-      const key = toolKey(toolName, event['input'], parseKeyProjection(event['key_projection']), memo);
-      return { kind: 'tool', key, output: event['output'] ?? { error: event['error'] } };
+      const projection = parseKeyProjection(event['key_projection']);
+      return { kind: 'tool', keyPrefix: 'tool:' + toolName + ':', inputField: 'input', outputField: 'output', projection };
     }
     case 'env': {
       const kind = event['kind'];
       const key = event['key'];
       if (typeof kind !== 'string') throw malformed(`expected env event kind to be a string, got ${describeValue(kind)}`);
       if (typeof key !== 'string') throw malformed(`expected env event key to be a string, got ${describeValue(key)}`);
-      return { kind, key, output: event['output'] };
+      return { kind, key, env: true };
     }
     default:
       return null;
   }
+}
+
+/**
+ * The oracle entry of one event, or null for types that have none.
+ *
+ * @throws {ReplayDigestError} when an llm, tool or env event lacks what its key is made of
+ * (ORACLE_MALFORMED_EVENT) or carries a malformed key_projection (ORACLE_BAD_PROJECTION).
+ */
+export function oracleEntryOf(event: unknown): OracleEntry | null {
+  if (!isPlainObject(event)) return null;
+  const shape = oracleShapeOf(event);
+  if (shape === null) return null;
+  if ('env' in shape) return { kind: shape.kind, key: shape.key, output: event['output'] };
+  const input = projectKeyInput(event[shape.inputField], shape.projection);
+  return {
+    kind: shape.kind,
+    key: sha256Hex(shape.keyPrefix + canonical(input)),
+    output: event[shape.outputField] ?? { error: event['error'] },
+  };
+}
+
+/**
+ * The canonical text of an event's oracle entry, `canonical({kind, key, output})`, or null for
+ * types that have none: what the cassette chain hashes, written without building the entry.
+ *
+ * @throws {ReplayDigestError} as oracleEntryOf.
+ */
+export function oracleEntryText(event: unknown): string | null {
+  if (!isPlainObject(event)) return null;
+  const shape = oracleShapeOf(event);
+  if (shape === null) return null;
+  // Members sort as key, kind, output; an undefined output is omitted, as canonical() does.
+  if ('env' in shape) {
+    const output = event['output'];
+    const head = '{"key":' + JSON.stringify(shape.key) + ',"kind":' + JSON.stringify(shape.kind);
+    return output === undefined ? head + '}' : head + ',"output":' + canonical(output) + '}';
+  }
+  const input = event[shape.inputField];
+  const inputText = canonical(projectKeyInput(input, shape.projection));
+  const output = event[shape.outputField];
+  const outputText =
+    output === null || output === undefined ? canonical({ error: event['error'] }) : canonical(output);
+  const key = sha256Hex(shape.keyPrefix + inputText);
+  return '{"key":"' + key + '","kind":"' + shape.kind + '","output":' + outputText + '}';
 }
 
 function malformed(message: string): ReplayDigestError {

@@ -1,9 +1,9 @@
-import { EMPTY_SHA256, canonical, sha256Hex } from '@runback/canonical';
+import { EMPTY_SHA256, canonical, canonicalOrder, sha256Hex } from '@runback/canonical';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CassetteBuilder, cassetteDigest, cassetteStep, seqOrder } from './cassette.js';
 import { ReplayDigestError } from './errors.js';
-import { fetchKey, llmKey, oracleEntryOf, toolKey } from './oracle-entry.js';
+import { fetchKey, llmKey, oracleEntryOf, oracleEntryText, toolKey } from './oracle-entry.js';
 
 const llm = {
   seq: 1,
@@ -119,5 +119,17 @@ describe('CassetteBuilder', () => {
       }),
       { numRuns: 150 },
     );
+  });
+});
+
+describe('oracleEntryText', () => {
+  it('is canonical(oracleEntryOf(event)), for events in any member order', () => {
+    const samples = [llm, tool, env, run, { ...env, output: undefined }, { ...tool, output: undefined, error: undefined }, { ...llm, key_projection: { keep: ['/messages/0/role'] } }, { ...tool, input: 'not an object', key_projection: { drop: ['x'] } }];
+    for (const event of samples) {
+      const entry = oracleEntryOf(event);
+      const expected = entry === null ? null : canonical(entry);
+      expect(oracleEntryText(event)).toBe(expected);
+      expect(oracleEntryText(canonicalOrder(event))).toBe(expected);
+    }
   });
 });

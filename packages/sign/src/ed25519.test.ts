@@ -408,7 +408,7 @@ describe('Ed25519 properties', () => {
           expect(verifyEd25519(changed, message, publicKey)).toBe(false);
         },
       ),
-      { numRuns: 300 },
+      { numRuns: 150 },
     );
   });
 
@@ -432,7 +432,7 @@ describe('Ed25519 properties', () => {
           expect(verifyEd25519(signature, points.join(''), publicKey)).toBe(false);
         },
       ),
-      { numRuns: 300 },
+      { numRuns: 150 },
     );
   });
 });

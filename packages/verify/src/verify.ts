@@ -2,7 +2,6 @@
 // with its own error codes; each step runs on whatever parts of the record it can read, so a
 // report shows every problem at once. It does no I/O, never throws on any input, and returns
 // the result object of the format decisions.
-import { CanonicalMemo } from '@runback/canonical';
 import { assertTrustPolicy, type TrustPolicy } from '@runback/sign';
 import { readJsonStrict } from './json/index.js';
 import { verdictOf, type VerifyError, type VerifyResult } from './result.js';
@@ -51,18 +50,16 @@ export function verifyJson(input: string | Uint8Array, options: VerifyOptions = 
 
 function runPipeline(record: unknown, options: VerifyOptions): VerifyResult {
   const parts = partsOf(record);
-  // Canonical texts computed for the chain, reused by the cassette (one verification's life).
-  const memo = new CanonicalMemo();
   // 1. schema — shaped like a record: $schema, manifest, run, events and event base members.
   const schema = checkSchema(parts);
   // 2. consistent — the unsigned summary agrees with the signed events.
   const consistent = checkConsistent(parts);
   // 3. chain — every event's _hash is the recomputed chain hash.
-  const chain = checkChain(parts, memo);
+  const chain = checkChain(parts);
   // 4. digest — the terminal chain hash is manifest.content_digest.
   const digest = checkDigest(parts, chain.contentDigest);
   // 5. cassette — the recomputed oracle-stream digest is manifest.replay.cassette_digest.
-  const cassette = checkCassette(parts, memo);
+  const cassette = checkCassette(parts);
   // 6. signature — who signed the two digests, judged against the trust policy.
   const signature = checkRecordSignature(parts, options);
 

@@ -1,17 +1,13 @@
 // Step 5, cassette: the recomputed oracle-stream digest equals manifest.replay.cassette_digest,
 // and entry_count, when present, is the number of oracle entries (docs/spec.md §4).
-import type { CanonicalMemo } from '@runback/canonical';
 import { cassetteDigest, ReplayDigestError } from '@runback/replay-digest';
 import { describe, isObject, StepErrors, type RecordParts, type StepResult } from './context.js';
 
 /** The oracle-stream algorithm this verifier implements. */
 export const CASSETTE_ALGORITHM = 'oracle-chain/sha256';
 
-/**
- * Recomputes the cassette digest over the events in seq order and compares it, reusing the
- * canonical texts the chain step left in the memo.
- */
-export function checkCassette(parts: RecordParts, memo: CanonicalMemo): StepResult {
+/** Recomputes the cassette digest over the events in seq order and compares it. */
+export function checkCassette(parts: RecordParts): StepResult {
   const out = new StepErrors('cassette');
   const { manifest, events } = parts;
   const replay = manifest?.['replay'];
@@ -28,7 +24,7 @@ export function checkCassette(parts: RecordParts, memo: CanonicalMemo): StepResu
   }
   let computed: { digest: string; entryCount: number };
   try {
-    computed = cassetteDigest(events, memo);
+    computed = cassetteDigest(events);
   } catch (err) {
     const index = err instanceof ReplayDigestError ? err.eventIndex : undefined;
     const where = index === undefined ? '' : `event ${index}: `;

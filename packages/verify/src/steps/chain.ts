@@ -1,5 +1,4 @@
 // Step 3, chain: every event's stored _hash equals the recomputed h_i (docs/spec.md §3).
-import type { CanonicalMemo } from '@runback/canonical';
 import { ChainBuilder, HASH_MEMBER } from '@runback/chain';
 import { isObject, StepErrors, type RecordParts } from './context.js';
 import type { StepResult } from './context.js';
@@ -10,11 +9,8 @@ export interface ChainStepResult extends StepResult {
   readonly contentDigest: string | null;
 }
 
-/**
- * Recomputes the chain in array order and reports the first event whose _hash differs. The
- * memo keeps the canonical text of each event's members for the cassette step.
- */
-export function checkChain(parts: RecordParts, memo: CanonicalMemo): ChainStepResult {
+/** Recomputes the chain in array order and reports the first event whose _hash differs. */
+export function checkChain(parts: RecordParts): ChainStepResult {
   const out = new StepErrors('chain');
   const { events } = parts;
   if (events === null) {
@@ -31,7 +27,7 @@ export function checkChain(parts: RecordParts, memo: CanonicalMemo): ChainStepRe
     }
     let hash: string;
     try {
-      hash = builder.append(event, memo);
+      hash = builder.append(event);
     } catch (err) {
       out.add('CHAIN_NOT_HASHABLE', `event ${i} has no canonical form: ${(err as Error).message}`, i);
       return { ...out.result(), contentDigest: null };
