@@ -48,9 +48,9 @@ function checkEventCount(manifest: JsonObject, events: readonly unknown[], out: 
 
 // Rule 5: every seq is an integer >= 0 and no two are equal.
 function checkSeqs(events: readonly unknown[], out: StepErrors): void {
+  const seqs: number[] = [];
   // Seqs assigned in recording order are strictly increasing, which proves them unique
   // without a map; only records that are not need one.
-  let previous = -1;
   let increasing = true;
   for (let i = 0; i < events.length; i++) {
     const event = events[i];
@@ -59,21 +59,13 @@ function checkSeqs(events: readonly unknown[], out: StepErrors): void {
       out.add('CONSISTENT_SEQ', `expected event ${i} seq to be an integer >= 0, got ${describe(seq)}`, i);
       return;
     }
-    if (seq <= previous) {
-      increasing = false;
-      break;
-    }
-    previous = seq;
+    if (i > 0 && seq <= (seqs[i - 1] as number)) increasing = false;
+    seqs.push(seq);
   }
   if (increasing) return;
   const seen = new Map<number, number>();
-  for (let i = 0; i < events.length; i++) {
-    const event = events[i];
-    const seq = isObject(event) ? event['seq'] : undefined;
-    if (typeof seq !== 'number' || !Number.isInteger(seq) || seq < 0) {
-      out.add('CONSISTENT_SEQ', `expected event ${i} seq to be an integer >= 0, got ${describe(seq)}`, i);
-      return;
-    }
+  for (let i = 0; i < seqs.length; i++) {
+    const seq = seqs[i] as number;
     const first = seen.get(seq);
     if (first !== undefined) {
       out.add('CONSISTENT_SEQ', `expected seq values to be unique, got seq ${seq} at events ${first} and ${i}`, i);
