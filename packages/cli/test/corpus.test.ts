@@ -3,31 +3,14 @@
 // several files at once, which also exercises the one-JSON-line-per-file output and the
 // worst-status exit rule.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { CORPUS_DIR, corpusFlags, loadCorpus, type CorpusCase } from '../../../test-support/corpus.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const vectors = join(here, '..', '..', 'verify', 'test', 'vectors');
 const bin = join(here, '..', 'dist', 'bin.js');
-
-interface CorpusCase {
-  file: string;
-  description: string;
-  trust: { pinned?: string[]; revoked?: string[]; hmac_key?: string };
-  expected: { verdict: string; exit: number; checks: Record<string, unknown>; error_codes: string[] };
-}
-
-const { cases } = JSON.parse(readFileSync(join(vectors, 'index.json'), 'utf8')) as { cases: CorpusCase[] };
-
-function flagsOf(trust: CorpusCase['trust']): string[] {
-  const flags: string[] = [];
-  for (const f of trust.pinned ?? []) flags.push('--pubkey', join(vectors, f));
-  for (const f of trust.revoked ?? []) flags.push('--revoked', join(vectors, f));
-  if (trust.hmac_key !== undefined) flags.push('--key', trust.hmac_key);
-  return flags;
-}
+const cases = loadCorpus();
 
 const groups = new Map<string, CorpusCase[]>();
 for (const c of cases) {
@@ -44,7 +27,7 @@ describe('verify corpus through the built runback CLI', () => {
 
   for (const [trust, group] of groups) {
     it(`${group.length} case(s) with trust ${trust}`, () => {
-      const run = spawnSync(process.execPath, [bin, 'verify', ...group.map((c) => join(vectors, c.file)), '--json', ...flagsOf(group[0]!.trust)], {
+      const run = spawnSync(process.execPath, [bin, 'verify', ...group.map((c) => join(CORPUS_DIR, c.file)), '--json', ...corpusFlags(group[0]!.trust)], {
         encoding: 'utf8',
       });
       expect(run.stderr).toBe('');

@@ -6,27 +6,14 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { CORPUS_DIR, corpusFlags, loadCorpus, type CorpusCase } from '../../../test-support/corpus.js';
 import type { VerifyOptions, VerifyResult } from '../src/index.js';
 import { verifyJson } from '../src/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const vectors = join(here, 'vectors');
+const vectors = CORPUS_DIR;
 const bin = join(here, '..', 'dist', 'bin.js');
-
-interface CorpusCase {
-  file: string;
-  description: string;
-  trust: { pinned?: string[]; revoked?: string[]; hmac_key?: string };
-  expected: {
-    verdict: string;
-    exit: number;
-    checks: VerifyResult['checks'];
-    error_codes: string[];
-    first_event_index?: number;
-  };
-}
-
-const corpus = JSON.parse(readFileSync(join(vectors, 'index.json'), 'utf8')) as { cases: CorpusCase[] };
+const corpus = { cases: loadCorpus() };
 
 function optionsOf(trust: CorpusCase['trust']): VerifyOptions {
   const pem = (f: string) => readFileSync(join(vectors, f), 'utf8');
@@ -35,14 +22,6 @@ function optionsOf(trust: CorpusCase['trust']): VerifyOptions {
   if (trust.revoked) options.revoked = trust.revoked.map(pem);
   if (trust.hmac_key !== undefined) options.hmacKey = trust.hmac_key;
   return options;
-}
-
-function flagsOf(trust: CorpusCase['trust']): string[] {
-  const flags: string[] = [];
-  for (const f of trust.pinned ?? []) flags.push('--pubkey', join(vectors, f));
-  for (const f of trust.revoked ?? []) flags.push('--revoked', join(vectors, f));
-  if (trust.hmac_key !== undefined) flags.push('--key', trust.hmac_key);
-  return flags;
 }
 
 function expectMatches(result: VerifyResult, expected: CorpusCase['expected']): void {
@@ -73,7 +52,7 @@ describe('verify corpus', () => {
   describe('built bin: runback-verify --json', () => {
     for (const c of corpus.cases) {
       it(`${c.file} [${Object.keys(c.trust).join(',') || 'no keys'}]`, () => {
-        const run = spawnSync(process.execPath, [bin, join(vectors, c.file), '--json', ...flagsOf(c.trust)], { encoding: 'utf8' });
+        const run = spawnSync(process.execPath, [bin, join(vectors, c.file), '--json', ...corpusFlags(c.trust)], { encoding: 'utf8' });
         expect(run.stderr).toBe('');
         expect(run.status).toBe(c.expected.exit);
         expectMatches(JSON.parse(run.stdout) as VerifyResult, c.expected);
