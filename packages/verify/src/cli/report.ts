@@ -37,7 +37,7 @@ export function formatReport(name: string, result: VerifyResult, style: Style): 
   lines.push(`${verdictText}  ${name}`);
   for (const check of Object.keys(LABELS) as (keyof typeof LABELS)[]) {
     const ok = result.checks[check];
-    lines.push(`  ${ok ? style.green('✓') : style.red('✗')} ${ok ? LABELS[check] : LABELS[check].padEnd(11) + firstError(result, check)}`);
+    lines.push(`  ${ok ? style.green('✓') : style.red('✗')} ${ok ? LABELS[check] : LABELS[check].padEnd(11) + (firstError(result, check) || style.dim('not checked: the input is not a readable record'))}`);
   }
   const sig = result.checks.signature;
   const sigMark = sig === 'valid' ? style.green('✓') : sig === 'invalid' || sig === 'revoked' ? style.red('✗') : style.yellow('!');

@@ -47,7 +47,7 @@ function errorCodeFor(outcome: SignatureOutcome): string | undefined {
 function defaultMessage(outcome: SignatureOutcome): string {
   switch (outcome) {
     case 'unsigned':
-      return 'the record is not signed: its integrity holds, but anyone could have produced it';
+      return 'the record is not signed: nothing proves who produced it';
     case 'no-key':
       return 'the record is signed with a shared HMAC key (or an Ed25519 key it does not include): provide that key to check the signature';
     case 'valid-unpinned':
