@@ -2,7 +2,10 @@
 // and environment reads, as an agent that triages support cases would produce.
 import { generateEd25519KeyPair, sealRecord } from '@runback/sign';
 
-const WORDS = 'refund order customer invoice shipping delayed damaged policy account charge duplicate approve escalate review priority warehouse carrier tracking'.split(' ');
+const WORDS =
+  'refund order customer invoice shipping delayed damaged policy account charge duplicate approve escalate review priority warehouse carrier tracking'.split(
+    ' ',
+  );
 
 /** A small deterministic PRNG (mulberry32), so every run benchmarks the same bytes. */
 function prng(seed) {
@@ -37,16 +40,32 @@ export function makeRunInput(count, runId = 'run_bench0001') {
     ts_end: ts(seq * 10 + 7),
     type,
   });
-  const events = [{ ...base(0, 'run', 'r', null), phase: 'start', name: 'triage-agent', status: 'running', input: { case_id: 'C-1' } }];
+  const events = [
+    {
+      ...base(0, 'run', 'r', null),
+      phase: 'start',
+      name: 'triage-agent',
+      status: 'running',
+      input: { case_id: 'C-1' },
+    },
+  ];
   for (let seq = 1; seq < count - 1; seq++) {
     const pick = seq % 4;
     if (pick === 1) {
       events.push({
         ...base(seq, 'llm', `l${seq}`, 'r'),
         model: { provider: 'openai', model_id: 'gpt-4o-mini' },
-        request: { system: 'Triage support cases.', messages: [{ role: 'user', content: sentence(rand, 12) }], params: { temperature: 0 } },
+        request: {
+          system: 'Triage support cases.',
+          messages: [{ role: 'user', content: sentence(rand, 12) }],
+          params: { temperature: 0 },
+        },
         response: { text: sentence(rand, 9), finish_reason: 'stop', tool_calls: [] },
-        usage: { input_tokens: 200 + Math.floor(rand() * 100), output_tokens: 40, total_tokens: 260 },
+        usage: {
+          input_tokens: 200 + Math.floor(rand() * 100),
+          output_tokens: 40,
+          total_tokens: 260,
+        },
         latency_ms: Math.floor(rand() * 900),
         error: null,
       });
@@ -56,20 +75,48 @@ export function makeRunInput(count, runId = 'run_bench0001') {
         tool_name: 'lookup_order',
         tool_call_id: `call_${seq}`,
         input: { order_id: `O-${Math.floor(rand() * 1e6)}` },
-        output: { status: sentence(rand, 2), total: Math.round(rand() * 50000) / 100, items: [1, 2, 3].map((n) => ({ sku: `S${n}`, qty: n })) },
+        output: {
+          status: sentence(rand, 2),
+          total: Math.round(rand() * 50000) / 100,
+          items: [1, 2, 3].map((n) => ({ sku: `S${n}`, qty: n })),
+        },
         latency_ms: Math.floor(rand() * 90),
         error: null,
       });
     } else if (pick === 3) {
-      events.push({ ...base(seq, 'env', `e${seq}`, 'r'), kind: 'now', key: 'now', output: t0 + seq * 10 });
+      events.push({
+        ...base(seq, 'env', `e${seq}`, 'r'),
+        kind: 'now',
+        key: 'now',
+        output: t0 + seq * 10,
+      });
     } else {
-      events.push({ ...base(seq, 'reasoning', `x${seq}`, 'r'), text: sentence(rand, 10), label: 'plan' });
+      events.push({
+        ...base(seq, 'reasoning', `x${seq}`, 'r'),
+        text: sentence(rand, 10),
+        label: 'plan',
+      });
     }
   }
   const last = count - 1;
   const output = { routed_to: 'billing', priority: 'high' };
-  events.push({ ...base(last, 'run', 'r', null), ts_start: ts(0), phase: 'end', name: 'triage-agent', status: 'success', output, error: null });
-  const run = { run_id: runId, name: 'triage-agent', status: 'success', started_at: ts(0), ended_at: events[last].ts_end, output };
+  events.push({
+    ...base(last, 'run', 'r', null),
+    ts_start: ts(0),
+    phase: 'end',
+    name: 'triage-agent',
+    status: 'success',
+    output,
+    error: null,
+  });
+  const run = {
+    run_id: runId,
+    name: 'triage-agent',
+    status: 'success',
+    started_at: ts(0),
+    ended_at: events[last].ts_end,
+    output,
+  };
   return { run, events };
 }
 

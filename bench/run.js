@@ -15,7 +15,10 @@ import { fmt, interleavedMedians } from './stats.js';
 const EVENTS = Number(process.env.RUNBACK_BENCH_EVENTS ?? 100_000);
 const results = {};
 
-if (typeof globalThis.gc !== 'function') console.warn('note: run with node --expose-gc (pnpm bench does) to collect the heap between timed runs');
+if (typeof globalThis.gc !== 'function')
+  console.warn(
+    'note: run with node --expose-gc (pnpm bench does) to collect the heap between timed runs',
+  );
 console.log(`runback bench — node ${process.version}, ${EVENTS.toLocaleString('en')} events\n`);
 
 // (a) canonical throughput ----------------------------------------------------------------
@@ -23,14 +26,27 @@ console.log(`runback bench — node ${process.version}, ${EVENTS.toLocaleString(
   const { record } = makeSignedRecord(2_000);
   const ours = canonical(record);
   const theirs = canonicalize(record);
-  if (ours !== theirs) throw new Error('canonical and canonicalize disagree on the benchmark record');
+  if (ours !== theirs)
+    throw new Error('canonical and canonicalize disagree on the benchmark record');
   const mb = Buffer.byteLength(ours) / 1e6;
-  const [tOurs, tTheirs] = interleavedMedians([() => canonical(record), () => canonicalize(record)], { runs: 15 });
-  results.canonical = { bytes: Buffer.byteLength(ours), ours_mb_s: mb / (tOurs / 1000), canonicalize_mb_s: mb / (tTheirs / 1000) };
-  console.log('(a) canonical form of a 2,000-event agent record (%s MB), outputs identical', mb.toFixed(2));
+  const [tOurs, tTheirs] = interleavedMedians(
+    [() => canonical(record), () => canonicalize(record)],
+    { runs: 15 },
+  );
+  results.canonical = {
+    bytes: Buffer.byteLength(ours),
+    ours_mb_s: mb / (tOurs / 1000),
+    canonicalize_mb_s: mb / (tTheirs / 1000),
+  };
+  console.log(
+    '(a) canonical form of a 2,000-event agent record (%s MB), outputs identical',
+    mb.toFixed(2),
+  );
   console.log(`    @runback/canonical  ${fmt(results.canonical.ours_mb_s)} MB/s`);
   console.log(`    canonicalize (npm)  ${fmt(results.canonical.canonicalize_mb_s)} MB/s`);
-  console.log(`    ratio               ${fmt(results.canonical.ours_mb_s / results.canonical.canonicalize_mb_s, 2)} × (goal ≥ 1.00)\n`);
+  console.log(
+    `    ratio               ${fmt(results.canonical.ours_mb_s / results.canonical.canonicalize_mb_s, 2)} × (goal ≥ 1.00)\n`,
+  );
 }
 
 // (b) verify vs floor ---------------------------------------------------------------------
@@ -43,7 +59,8 @@ console.log(`runback bench — node ${process.version}, ${EVENTS.toLocaleString(
     const size = readFileSync(file).length;
     const options = { pinned: [publicKeyToPem(publicKey)] };
     const check = verifyJson(readFileSync(file), options);
-    if (check.verdict !== 'valid') throw new Error(`benchmark record did not verify: ${JSON.stringify(check.errors)}`);
+    if (check.verdict !== 'valid')
+      throw new Error(`benchmark record did not verify: ${JSON.stringify(check.errors)}`);
 
     const [floor, full] = interleavedMedians([
       () => {
@@ -56,14 +73,29 @@ console.log(`runback bench — node ${process.version}, ${EVENTS.toLocaleString(
         if (result.verdict !== 'valid') throw new Error('verdict changed during the benchmark');
       },
     ]);
-    results.verify = { events: EVENTS, bytes: size, floor_ms: floor, verify_ms: full, ratio: full / floor };
-    console.log('(b) verify a %s-event signed record (%s MB)', EVENTS.toLocaleString('en'), (size / 1e6).toFixed(1));
+    results.verify = {
+      events: EVENTS,
+      bytes: size,
+      floor_ms: floor,
+      verify_ms: full,
+      ratio: full / floor,
+    };
+    console.log(
+      '(b) verify a %s-event signed record (%s MB)',
+      EVENTS.toLocaleString('en'),
+      (size / 1e6).toFixed(1),
+    );
     console.log(`    floor (read + JSON.parse + SHA-256)  ${fmt(floor)} ms`);
-    console.log(`    runback verifyJson (read + verify)   ${fmt(full)} ms  (${fmt((size / 1e6) / (full / 1000))} MB/s)`);
-    console.log(`    ratio                                ${fmt(results.verify.ratio, 2)} × floor (limit 2.50, goal 1.50)\n`);
+    console.log(
+      `    runback verifyJson (read + verify)   ${fmt(full)} ms  (${fmt(size / 1e6 / (full / 1000))} MB/s)`,
+    );
+    console.log(
+      `    ratio                                ${fmt(results.verify.ratio, 2)} × floor (limit 2.50, goal 1.50)\n`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-if (process.env.RUNBACK_BENCH_JSON) writeFileSync(process.env.RUNBACK_BENCH_JSON, JSON.stringify(results, null, 2) + '\n');
+if (process.env.RUNBACK_BENCH_JSON)
+  writeFileSync(process.env.RUNBACK_BENCH_JSON, JSON.stringify(results, null, 2) + '\n');

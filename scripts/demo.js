@@ -9,11 +9,16 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(root, 'packages', 'cli', 'dist', 'bin.js');
 const pubkey = join(root, 'examples', 'keys', 'demo.pub.pem');
-const records = ['loan-approval.json', 'triage-failure.json'].map((f) => join('examples', 'records', f));
+const records = ['loan-approval.json', 'triage-failure.json'].map((f) =>
+  join('examples', 'records', f),
+);
 
 function runback(args) {
   console.log(`\n$ runback ${args.join(' ')}`);
-  const run = spawnSync(process.execPath, [cli, ...args], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  const run = spawnSync(process.execPath, [cli, ...args], {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   console.log(`(exit ${run.status})`);
   return run.status;
 }
@@ -30,7 +35,11 @@ try {
   console.log('\nEdited one value in a copy: events[2].output.score 742 → 642');
   const tampered = runback(['verify', tamperedFile, '--pubkey', pubkey]);
   const ok = intact === 0 && tampered === 1;
-  console.log(ok ? '\nDemo OK: intact records verify (exit 0); the edited copy is rejected (exit 1).' : '\nDemo FAILED: unexpected exit codes.');
+  console.log(
+    ok
+      ? '\nDemo OK: intact records verify (exit 0); the edited copy is rejected (exit 1).'
+      : '\nDemo FAILED: unexpected exit codes.',
+  );
   process.exitCode = ok ? 0 : 1;
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -30,7 +30,9 @@ export interface CorpusCase {
 
 /** All cases of index.json. */
 export function loadCorpus(): CorpusCase[] {
-  return (JSON.parse(readFileSync(join(CORPUS_DIR, 'index.json'), 'utf8')) as { cases: CorpusCase[] }).cases;
+  return (
+    JSON.parse(readFileSync(join(CORPUS_DIR, 'index.json'), 'utf8')) as { cases: CorpusCase[] }
+  ).cases;
 }
 
 /** The command-line flags that give a verify command the case's keys. */

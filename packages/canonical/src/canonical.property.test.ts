@@ -13,7 +13,13 @@ function permuted(value: unknown, seed: number): unknown {
     .sort((a, b) => a.k - b.k)
     .map((x) => x.e);
   const out: Record<string, unknown> = {};
-  for (const [k, v] of order) Object.defineProperty(out, k, { value: permuted(v, seed + 1), enumerable: true, writable: true, configurable: true });
+  for (const [k, v] of order)
+    Object.defineProperty(out, k, {
+      value: permuted(v, seed + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   return out;
 }
 
@@ -55,7 +61,9 @@ describe('canonical form properties', () => {
         const text = canonical(obj);
         const keys = Object.keys(JSON.parse(text) as object);
         // Integer-like keys are re-hoisted by JSON.parse, so compare against the text order.
-        const inText = [...text.matchAll(/"((?:[^"\\]|\\.)*)":/g)].map((m) => JSON.parse(`"${m[1]}"`) as string);
+        const inText = [...text.matchAll(/"((?:[^"\\]|\\.)*)":/g)].map(
+          (m) => JSON.parse(`"${m[1]}"`) as string,
+        );
         expect(inText).toEqual([...keys].sort());
       }),
       { numRuns: 200 },
@@ -68,7 +76,11 @@ describe('canonical form properties', () => {
  * optimized paths (sorted copy + native stringify, string building, explicit stack).
  */
 function reference(v: unknown): string | undefined {
-  if (v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function') {
+  if (
+    v !== null &&
+    typeof v === 'object' &&
+    typeof (v as { toJSON?: unknown }).toJSON === 'function'
+  ) {
     v = (v as { toJSON: () => unknown }).toJSON();
   }
   if (v === undefined || typeof v === 'function' || typeof v === 'symbol') return undefined;
@@ -86,16 +98,49 @@ describe('canonical agrees with the reference algorithm', () => {
   // Member names that exercise every path: integer-like names (hoisted by engines), names
   // starting with a digit, __proto__, escapes, surrogates (paired and lone), and plain names.
   const name = fc.oneof(
-    fc.constantFrom('0', '1', '10', '2', '007', '1a', '4294967295', '__proto__', 'toJSON', 'a', 'B', '', '"', '\\', '\u0000', '\ud800', '\u{1f600}', '\ufb33', 'é'),
+    fc.constantFrom(
+      '0',
+      '1',
+      '10',
+      '2',
+      '007',
+      '1a',
+      '4294967295',
+      '__proto__',
+      'toJSON',
+      'a',
+      'B',
+      '',
+      '"',
+      '\\',
+      '\u0000',
+      '\ud800',
+      '\u{1f600}',
+      '\ufb33',
+      'é',
+    ),
     fc.string({ maxLength: 4 }),
   );
-  const leaf = fc.oneof(fc.string({ unit: 'binary', maxLength: 6 }), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.boolean(), fc.constant(null), fc.constant(undefined));
+  const leaf = fc.oneof(
+    fc.string({ unit: 'binary', maxLength: 6 }),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.constant(undefined),
+  );
   const { tree } = fc.letrec((tie) => ({
     tree: fc.oneof({ depthSize: 'small' }, leaf, tie('array'), tie('object')),
     array: fc.array(tie('tree'), { maxLength: 4 }),
     object: fc.array(fc.tuple(name, tie('tree')), { maxLength: 5 }).map((entries) => {
       const out: Record<string, unknown> = {};
-      for (const [k, v] of entries) Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+      for (const [k, v] of entries)
+        Object.defineProperty(out, k, {
+          value: v,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       return out;
     }),
   }));
@@ -127,7 +172,9 @@ describe('canonical agrees with the reference algorithm', () => {
         // An event-like object with _hash sorting first: cut from the native text.
         const event = canonicalOrder({ _hash: hash, body: value, seq: 1 });
         expect(canonicalWithout(event, '_hash')).toBe(reference({ body: value, seq: 1 }));
-        expect(canonicalWithout({ ...event, _hash: 7 }, '_hash')).toBe(reference({ body: value, seq: 1 }));
+        expect(canonicalWithout({ ...event, _hash: 7 }, '_hash')).toBe(
+          reference({ body: value, seq: 1 }),
+        );
       }),
       { numRuns: 500 },
     );
@@ -135,7 +182,11 @@ describe('canonical agrees with the reference algorithm', () => {
 
   it('on toJSON results that are objects, primitives or nothing', () => {
     const withToJSON = (result: unknown) => ({ toJSON: () => result });
-    const value = { a: withToJSON({ z: 1, y: withToJSON(2) }), b: [withToJSON(undefined), withToJSON('s')], c: withToJSON(undefined) };
+    const value = {
+      a: withToJSON({ z: 1, y: withToJSON(2) }),
+      b: [withToJSON(undefined), withToJSON('s')],
+      c: withToJSON(undefined),
+    };
     expect(canonical(value)).toBe(reference(value));
     expect(canonical(value)).toBe('{"a":{"y":2,"z":1},"b":[null,"s"]}');
   });

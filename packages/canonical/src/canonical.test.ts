@@ -4,7 +4,9 @@ import { CanonicalError } from './errors.js';
 
 describe('canonical', () => {
   it('sorts members by UTF-16 code units, integer-like keys included', () => {
-    expect(canonical({ b: 1, a: 2, 10: 'x', 2: 'y', A: 0 })).toBe('{"10":"x","2":"y","A":0,"a":2,"b":1}');
+    expect(canonical({ b: 1, a: 2, 10: 'x', 2: 'y', A: 0 })).toBe(
+      '{"10":"x","2":"y","A":0,"a":2,"b":1}',
+    );
     // U+1F600 (surrogates D83D DE00) sorts before U+FB33 in UTF-16 order, after it in code points.
     expect(canonical({ '\ufb33': 1, '\u{1f600}': 2 })).toBe('{"\u{1f600}":2,"\ufb33":1}');
   });
@@ -36,7 +38,9 @@ describe('canonical', () => {
       expect((err as CanonicalError).pointer).toBe('/a/1/b');
       expect((err as Error).message).toBe('expected a finite number, got NaN at /a/1/b');
     }
-    expect(() => canonical({ n: 1n })).toThrow(/expected a JSON number, got a BigInt \(1n\) at \/n/);
+    expect(() => canonical({ n: 1n })).toThrow(
+      /expected a JSON number, got a BigInt \(1n\) at \/n/,
+    );
   });
 
   it('keeps an own __proto__ member as data', () => {
@@ -97,6 +101,8 @@ describe('canonicalWithout', () => {
   });
 
   it('locates problems relative to the object', () => {
-    expect(() => canonicalWithout({ a: { b: Infinity }, _hash: NaN }, '_hash')).toThrow(/at \/a\/b$/);
+    expect(() => canonicalWithout({ a: { b: Infinity }, _hash: NaN }, '_hash')).toThrow(
+      /at \/a\/b$/,
+    );
   });
 });

@@ -138,7 +138,8 @@ function quote(text: string): string {
   if (n > 32) return JSON.stringify(text);
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
-    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return JSON.stringify(text);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff))
+      return JSON.stringify(text);
   }
   return '"' + text + '"';
 }
@@ -202,7 +203,8 @@ function stringifySortedCopy(value: object, depth: number, omit?: string): strin
 function isInCanonicalOrder(value: object, depth: number): boolean {
   if (depth >= RECURSION_LIMIT) return false;
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (!isCanonicalMember(value[i], depth + 1)) return false;
+    for (let i = 0; i < value.length; i++)
+      if (!isCanonicalMember(value[i], depth + 1)) return false;
     return true;
   }
   if (Object.getPrototypeOf(value) !== Object.prototype) return false;
@@ -276,7 +278,8 @@ function orderedCopy(value: unknown): unknown {
   if (typeof resolved !== 'object' || resolved === null) return resolved;
   if (Array.isArray(resolved)) return resolved.map((item: unknown) => orderedCopy(item));
   const out = Object.create(null) as Record<string, unknown>;
-  for (const key of sortKeys(Object.keys(resolved))) out[key] = orderedCopy((resolved as Record<string, unknown>)[key]);
+  for (const key of sortKeys(Object.keys(resolved)))
+    out[key] = orderedCopy((resolved as Record<string, unknown>)[key]);
   return out;
 }
 
@@ -334,7 +337,8 @@ function copyMember(item: unknown, key: string | number, depth: number): unknown
 function copyPrimitive(value: unknown): unknown {
   if (typeof value === 'number' && !Number.isFinite(value)) throw NON_FINITE;
   if (typeof value === 'bigint') throw BIGINT;
-  if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return OMITTED;
+  if (value === undefined || typeof value === 'function' || typeof value === 'symbol')
+    return OMITTED;
   return value;
 }
 

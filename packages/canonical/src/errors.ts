@@ -1,8 +1,6 @@
 /** Stable codes for values that have no canonical form. */
 export type CanonicalErrorCode =
-  | 'CANONICAL_NON_FINITE_NUMBER'
-  | 'CANONICAL_BIGINT'
-  | 'CANONICAL_CYCLE';
+  'CANONICAL_NON_FINITE_NUMBER' | 'CANONICAL_BIGINT' | 'CANONICAL_CYCLE';
 
 /**
  * Thrown by `canonical` for a value that has no canonical JSON form. It is a `TypeError`

@@ -11,10 +11,19 @@ const suite = dir ? describe : describe.skip;
 
 suite('RFC 8785 reference pairs (cyberphone testdata)', () => {
   const root = dir ?? '';
-  const names = dir ? readdirSync(join(root, 'jcs', 'input')).filter((n) => n.endsWith('.json')) : [];
+  const names = dir
+    ? readdirSync(join(root, 'jcs', 'input')).filter((n) => n.endsWith('.json'))
+    : [];
 
   it('has the six reference inputs', () => {
-    expect(names.sort()).toEqual(['arrays.json', 'french.json', 'structures.json', 'unicode.json', 'values.json', 'weird.json']);
+    expect(names.sort()).toEqual([
+      'arrays.json',
+      'french.json',
+      'structures.json',
+      'unicode.json',
+      'values.json',
+      'weird.json',
+    ]);
   });
 
   for (const name of names) {

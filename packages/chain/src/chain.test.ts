@@ -33,7 +33,11 @@ describe('eventHash', () => {
 
 describe('computeChain', () => {
   it('gives sha256("") as the digest of no events', () => {
-    expect(computeChain([])).toEqual({ hashes: [], contentDigest: EMPTY_SHA256, firstMismatch: null });
+    expect(computeChain([])).toEqual({
+      hashes: [],
+      contentDigest: EMPTY_SHA256,
+      firstMismatch: null,
+    });
   });
 
   it('accepts a correctly sealed chain and names the first edited event', () => {
@@ -72,22 +76,31 @@ describe('ChainBuilder', () => {
 });
 
 describe('chain properties', () => {
-  const eventArb = fc.record({ seq: fc.nat(), type: fc.constantFrom('llm', 'tool', 'env'), data: fc.jsonValue({ maxDepth: 3 }) });
+  const eventArb = fc.record({
+    seq: fc.nat(),
+    type: fc.constantFrom('llm', 'tool', 'env'),
+    data: fc.jsonValue({ maxDepth: 3 }),
+  });
 
   it('any single change to any event breaks the chain at exactly that index', () => {
     fc.assert(
-      fc.property(fc.array(eventArb, { minLength: 1, maxLength: 12 }), fc.nat(), fc.string(), (list, at, marker) => {
-        const chain = sealed(list);
-        const i = at % chain.length;
-        const edited = chain.map((e) => ({ ...e }));
-        const target = edited[i] as Record<string, unknown>;
-        const before = canonical({ ...target, _hash: undefined });
-        target['tampered'] = marker;
-        fc.pre(canonical({ ...target, _hash: undefined }) !== before);
-        const result = computeChain(edited);
-        expect(result.firstMismatch).toBe(i);
-        expect(result.contentDigest).not.toBe(computeChain(chain).contentDigest);
-      }),
+      fc.property(
+        fc.array(eventArb, { minLength: 1, maxLength: 12 }),
+        fc.nat(),
+        fc.string(),
+        (list, at, marker) => {
+          const chain = sealed(list);
+          const i = at % chain.length;
+          const edited = chain.map((e) => ({ ...e }));
+          const target = edited[i] as Record<string, unknown>;
+          const before = canonical({ ...target, _hash: undefined });
+          target['tampered'] = marker;
+          fc.pre(canonical({ ...target, _hash: undefined }) !== before);
+          const result = computeChain(edited);
+          expect(result.firstMismatch).toBe(i);
+          expect(result.contentDigest).not.toBe(computeChain(chain).contentDigest);
+        },
+      ),
       { numRuns: 200 },
     );
   });

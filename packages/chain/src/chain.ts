@@ -23,7 +23,9 @@ export const HASH_MEMBER = '_hash';
  */
 export function eventHash(previousHash: string, event: object): string {
   if (typeof previousHash !== 'string') {
-    throw new TypeError(`eventHash: expected previousHash to be a string, got ${typeof previousHash}`);
+    throw new TypeError(
+      `eventHash: expected previousHash to be a string, got ${typeof previousHash}`,
+    );
   }
   return sha256Hex(previousHash + canonicalWithout(event, HASH_MEMBER));
 }

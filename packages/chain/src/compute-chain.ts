@@ -24,7 +24,9 @@ export function computeChain(events: readonly unknown[]): ChainResult {
   for (let i = 0; i < events.length; i++) {
     const event = events[i];
     if (event === null || typeof event !== 'object' || Array.isArray(event)) {
-      throw new TypeError(`computeChain: expected event ${i} to be an object, got ${event === null ? 'null' : Array.isArray(event) ? 'an array' : typeof event}`);
+      throw new TypeError(
+        `computeChain: expected event ${i} to be an object, got ${event === null ? 'null' : Array.isArray(event) ? 'an array' : typeof event}`,
+      );
     }
     head = eventHash(head, event);
     hashes[i] = head;

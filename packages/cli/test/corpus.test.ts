@@ -6,7 +6,12 @@ import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CORPUS_DIR, corpusFlags, loadCorpus, type CorpusCase } from '../../../test-support/corpus.js';
+import {
+  CORPUS_DIR,
+  corpusFlags,
+  loadCorpus,
+  type CorpusCase,
+} from '../../../test-support/corpus.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const bin = join(here, '..', 'dist', 'bin.js');
@@ -27,22 +32,43 @@ describe('verify corpus through the built runback CLI', () => {
 
   for (const [trust, group] of groups) {
     it(`${group.length} case(s) with trust ${trust}`, () => {
-      const run = spawnSync(process.execPath, [bin, 'verify', ...group.map((c) => join(CORPUS_DIR, c.file)), '--json', ...corpusFlags(group[0]!.trust)], {
-        encoding: 'utf8',
-      });
+      const run = spawnSync(
+        process.execPath,
+        [
+          bin,
+          'verify',
+          ...group.map((c) => join(CORPUS_DIR, c.file)),
+          '--json',
+          ...corpusFlags(group[0]!.trust),
+        ],
+        {
+          encoding: 'utf8',
+        },
+      );
       expect(run.stderr).toBe('');
       const lines = run.stdout.trim().split('\n');
       expect(lines).toHaveLength(group.length);
       group.forEach((c, i) => {
-        const result = JSON.parse(lines[i]!) as { verdict: string; checks: unknown; errors: { code: string }[] };
-        expect({ file: c.file, verdict: result.verdict, checks: result.checks, codes: result.errors.map((e) => e.code) }).toEqual({
+        const result = JSON.parse(lines[i]!) as {
+          verdict: string;
+          checks: unknown;
+          errors: { code: string }[];
+        };
+        expect({
+          file: c.file,
+          verdict: result.verdict,
+          checks: result.checks,
+          codes: result.errors.map((e) => e.code),
+        }).toEqual({
           file: c.file,
           verdict: c.expected.verdict,
           checks: c.expected.checks,
           codes: c.expected.error_codes,
         });
       });
-      const worst = group.map((c) => c.expected.exit).reduce((a, b) => (rank(b) > rank(a) ? b : a), 0);
+      const worst = group
+        .map((c) => c.expected.exit)
+        .reduce((a, b) => (rank(b) > rank(a) ? b : a), 0);
       expect(run.status).toBe(worst);
     });
   }

@@ -30,7 +30,8 @@ export function seqOrder(events: readonly unknown[]): number[] {
   });
   // Writers append in seq order, so the array is almost always sorted already.
   let sorted = true;
-  for (let i = 1; i < seqs.length && sorted; i++) sorted = (seqs[i - 1] as number) <= (seqs[i] as number);
+  for (let i = 1; i < seqs.length && sorted; i++)
+    sorted = (seqs[i - 1] as number) <= (seqs[i] as number);
   if (sorted) return events.map((_, index) => index);
   return events
     .map((_, index) => index)

@@ -1,8 +1,6 @@
 /** Stable codes for events that cannot enter the oracle stream. */
 export type ReplayDigestErrorCode =
-  | 'ORACLE_MALFORMED_EVENT'
-  | 'ORACLE_BAD_PROJECTION'
-  | 'CASSETTE_OUT_OF_ORDER';
+  'ORACLE_MALFORMED_EVENT' | 'ORACLE_BAD_PROJECTION' | 'CASSETTE_OUT_OF_ORDER';
 
 /**
  * An `llm`, `tool` or `env` event that lacks what its replay key is made of, or a malformed
@@ -25,7 +23,8 @@ export function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (value === undefined) return 'nothing';
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)}`;
+  if (typeof value === 'string')
+    return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)}`;
   if (typeof value === 'object') return 'an object';
   return `${typeof value} ${String(value)}`;
 }

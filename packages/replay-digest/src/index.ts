@@ -1,5 +1,18 @@
 // @runback/replay-digest: the oracle stream that makes a record re-executable.
 export { ReplayDigestError, type ReplayDigestErrorCode } from './errors.js';
 export { parseKeyProjection, projectKeyInput, type KeyProjection } from './projection.js';
-export { fetchKey, llmKey, oracleEntryOf, oracleEntryText, toolKey, type OracleEntry } from './oracle-entry.js';
-export { CassetteBuilder, cassetteDigest, cassetteStep, seqOrder, type CassetteDigest } from './cassette.js';
+export {
+  fetchKey,
+  llmKey,
+  oracleEntryOf,
+  oracleEntryText,
+  toolKey,
+  type OracleEntry,
+} from './oracle-entry.js';
+export {
+  CassetteBuilder,
+  cassetteDigest,
+  cassetteStep,
+  seqOrder,
+  type CassetteDigest,
+} from './cassette.js';

@@ -54,24 +54,42 @@ function oracleShapeOf(event: Record<string, unknown>): OracleShape | null {
       const model = event['model'];
       const modelId = isPlainObject(model) ? model['model_id'] : undefined;
       if (typeof modelId !== 'string') {
-        throw malformed(`expected llm event model.model_id to be a string, got ${describeValue(modelId)}`);
+        throw malformed(
+          `expected llm event model.model_id to be a string, got ${describeValue(modelId)}`,
+        );
       }
       const projection = parseKeyProjection(event['key_projection']);
-      return { kind: 'llm', keyPrefix: 'llm:' + modelId + ':', inputField: 'request', outputField: 'response', projection };
+      return {
+        kind: 'llm',
+        keyPrefix: 'llm:' + modelId + ':',
+        inputField: 'request',
+        outputField: 'response',
+        projection,
+      };
     }
     case 'tool': {
       const toolName = event['tool_name'];
       if (typeof toolName !== 'string') {
-        throw malformed(`expected tool event tool_name to be a string, got ${describeValue(toolName)}`);
+        throw malformed(
+          `expected tool event tool_name to be a string, got ${describeValue(toolName)}`,
+        );
       }
       const projection = parseKeyProjection(event['key_projection']);
-      return { kind: 'tool', keyPrefix: 'tool:' + toolName + ':', inputField: 'input', outputField: 'output', projection };
+      return {
+        kind: 'tool',
+        keyPrefix: 'tool:' + toolName + ':',
+        inputField: 'input',
+        outputField: 'output',
+        projection,
+      };
     }
     case 'env': {
       const kind = event['kind'];
       const key = event['key'];
-      if (typeof kind !== 'string') throw malformed(`expected env event kind to be a string, got ${describeValue(kind)}`);
-      if (typeof key !== 'string') throw malformed(`expected env event key to be a string, got ${describeValue(key)}`);
+      if (typeof kind !== 'string')
+        throw malformed(`expected env event kind to be a string, got ${describeValue(kind)}`);
+      if (typeof key !== 'string')
+        throw malformed(`expected env event key to be a string, got ${describeValue(key)}`);
       return { kind, key, env: true };
     }
     default:
@@ -118,7 +136,9 @@ export function oracleEntryText(event: unknown): string | null {
   const inputText = canonical(projectKeyInput(input, shape.projection));
   const output = event[shape.outputField];
   const outputText =
-    output === null || output === undefined ? canonical({ error: event['error'] }) : canonical(output);
+    output === null || output === undefined
+      ? canonical({ error: event['error'] })
+      : canonical(output);
   const key = sha256Hex(shape.keyPrefix + inputText);
   return '{"key":"' + key + '","kind":"' + shape.kind + '","output":' + outputText + '}';
 }

@@ -13,7 +13,14 @@ const llm = {
   response: { text: 'hello', finish_reason: 'stop' },
   key_projection: { drop: ['params.request_id'] },
 };
-const tool = { seq: 2, type: 'tool', tool_name: 'credit_score', input: { ssn: '***' }, output: null, error: { name: 'Timeout', message: 'slow' } };
+const tool = {
+  seq: 2,
+  type: 'tool',
+  tool_name: 'credit_score',
+  input: { ssn: '***' },
+  output: null,
+  error: { name: 'Timeout', message: 'slow' },
+};
 const env = { seq: 3, type: 'env', kind: 'now', key: 'now', output: 1765000000000 };
 const run = { seq: 0, type: 'run', phase: 'start' };
 
@@ -21,7 +28,9 @@ describe('oracleEntryOf', () => {
   it('keys llm calls by model and projected request, output = response', () => {
     expect(oracleEntryOf(llm)).toEqual({
       kind: 'llm',
-      key: sha256Hex('llm:gpt-4o:' + canonical({ messages: [{ role: 'user', content: 'hi' }], params: {} })),
+      key: sha256Hex(
+        'llm:gpt-4o:' + canonical({ messages: [{ role: 'user', content: 'hi' }], params: {} }),
+      ),
       output: llm.response,
     });
   });
@@ -46,14 +55,22 @@ describe('oracleEntryOf', () => {
   });
 
   it('refuses oracle events without their key material', () => {
-    expect(() => oracleEntryOf({ type: 'llm', model: {} })).toThrow(/expected llm event model.model_id to be a string, got nothing/);
+    expect(() => oracleEntryOf({ type: 'llm', model: {} })).toThrow(
+      /expected llm event model.model_id to be a string, got nothing/,
+    );
     expect(() => oracleEntryOf({ type: 'tool', tool_name: 3 })).toThrow(ReplayDigestError);
-    expect(() => oracleEntryOf({ type: 'env', kind: 'now' })).toThrow(/expected env event key to be a string/);
+    expect(() => oracleEntryOf({ type: 'env', kind: 'now' })).toThrow(
+      /expected env event key to be a string/,
+    );
   });
 
   it('keys fetches by method, url and body digest', () => {
-    expect(fetchKey('get', 'https://x.test/a')).toBe(sha256Hex('fetch:GET:https://x.test/a:' + EMPTY_SHA256));
-    expect(fetchKey('POST', 'u', '{"a":1}')).toBe(sha256Hex('fetch:POST:u:' + sha256Hex('{"a":1}')));
+    expect(fetchKey('get', 'https://x.test/a')).toBe(
+      sha256Hex('fetch:GET:https://x.test/a:' + EMPTY_SHA256),
+    );
+    expect(fetchKey('POST', 'u', '{"a":1}')).toBe(
+      sha256Hex('fetch:POST:u:' + sha256Hex('{"a":1}')),
+    );
     expect(fetchKey('POST', 'u', new TextEncoder().encode('é'))).toBe(fetchKey('POST', 'u', 'é'));
     expect(llmKey('m', { a: 1 })).toBe(sha256Hex('llm:m:{"a":1}'));
   });
@@ -100,7 +117,9 @@ describe('CassetteBuilder', () => {
   it('matches cassetteDigest for events appended in seq order', () => {
     const b = new CassetteBuilder();
     for (const e of [run, llm, tool, env]) b.add(e);
-    expect({ digest: b.digest, entryCount: b.entryCount }).toEqual(cassetteDigest([run, llm, tool, env]));
+    expect({ digest: b.digest, entryCount: b.entryCount }).toEqual(
+      cassetteDigest([run, llm, tool, env]),
+    );
   });
 
   it('refuses a decreasing seq', () => {
@@ -111,12 +130,22 @@ describe('CassetteBuilder', () => {
 
   it('property: any change to an oracle output changes the digest', () => {
     fc.assert(
-      fc.property(fc.array(fc.jsonValue({ maxDepth: 2 }), { minLength: 1, maxLength: 6 }), fc.nat(), (outputs, at) => {
-        const events = outputs.map((output, seq) => ({ seq, type: 'env', kind: 'random', key: 'random', output }));
-        const i = at % events.length;
-        const changed = events.map((e, j) => (j === i ? { ...e, output: { was: e.output } } : e));
-        expect(cassetteDigest(changed).digest).not.toBe(cassetteDigest(events).digest);
-      }),
+      fc.property(
+        fc.array(fc.jsonValue({ maxDepth: 2 }), { minLength: 1, maxLength: 6 }),
+        fc.nat(),
+        (outputs, at) => {
+          const events = outputs.map((output, seq) => ({
+            seq,
+            type: 'env',
+            kind: 'random',
+            key: 'random',
+            output,
+          }));
+          const i = at % events.length;
+          const changed = events.map((e, j) => (j === i ? { ...e, output: { was: e.output } } : e));
+          expect(cassetteDigest(changed).digest).not.toBe(cassetteDigest(events).digest);
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -124,7 +153,16 @@ describe('CassetteBuilder', () => {
 
 describe('oracleEntryText', () => {
   it('is canonical(oracleEntryOf(event)), for events in any member order', () => {
-    const samples = [llm, tool, env, run, { ...env, output: undefined }, { ...tool, output: undefined, error: undefined }, { ...llm, key_projection: { keep: ['/messages/0/role'] } }, { ...tool, input: 'not an object', key_projection: { drop: ['x'] } }];
+    const samples = [
+      llm,
+      tool,
+      env,
+      run,
+      { ...env, output: undefined },
+      { ...tool, output: undefined, error: undefined },
+      { ...llm, key_projection: { keep: ['/messages/0/role'] } },
+      { ...tool, input: 'not an object', key_projection: { drop: ['x'] } },
+    ];
     for (const event of samples) {
       const entry = oracleEntryOf(event);
       const expected = entry === null ? null : canonical(entry);

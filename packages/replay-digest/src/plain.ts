@@ -14,7 +14,10 @@ export function hasOwn(object: object, key: string): boolean {
  * A shallow copy of `object` on a null prototype, so that a member named `__proto__` stays an
  * ordinary data member (format-decisions: "An own __proto__ member is ordinary data").
  */
-export function copyMembers(object: Record<string, unknown>, skip?: string): Record<string, unknown> {
+export function copyMembers(
+  object: Record<string, unknown>,
+  skip?: string,
+): Record<string, unknown> {
   const out = Object.create(null) as Record<string, unknown>;
   for (const key of Object.keys(object)) if (key !== skip) out[key] = object[key];
   return out;

@@ -14,16 +14,25 @@ const request = {
   tools: [],
 };
 
-const project = (p: unknown): unknown => JSON.parse(canonical(projectKeyInput(request, parseKeyProjection(p))));
+const project = (p: unknown): unknown =>
+  JSON.parse(canonical(projectKeyInput(request, parseKeyProjection(p))));
 
 describe('projectKeyInput', () => {
   it('keep with a dot-path keeps only the first segment, whole', () => {
-    expect(project({ keep: ['params.temperature', 'system'] })).toEqual({ params: request.params, system: request.system });
+    expect(project({ keep: ['params.temperature', 'system'] })).toEqual({
+      params: request.params,
+      system: request.system,
+    });
   });
 
   it('keep with a JSON Pointer keeps exactly that member', () => {
-    expect(project({ keep: ['/params/temperature', '/system'] })).toEqual({ params: { temperature: 0 }, system: request.system });
-    expect(project({ keep: ['/params/a~1b', '/params/m~0n'] })).toEqual({ params: { 'a/b': 1, 'm~n': 2 } });
+    expect(project({ keep: ['/params/temperature', '/system'] })).toEqual({
+      params: { temperature: 0 },
+      system: request.system,
+    });
+    expect(project({ keep: ['/params/a~1b', '/params/m~0n'] })).toEqual({
+      params: { 'a/b': 1, 'm~n': 2 },
+    });
     expect(project({ keep: ['/messages/1/content'] })).toEqual({ messages: [{ content: 'ok' }] });
     expect(project({ keep: ['/missing', '/params/missing', '/messages/9'] })).toEqual({});
   });
@@ -44,7 +53,10 @@ describe('projectKeyInput', () => {
       ...request,
       messages: [{ role: 'user', content: 'apply', meta: { nonce: 'a' } }, request.messages[1]],
     });
-    expect(project({ drop: ['/messages/0'] })).toEqual({ ...request, messages: [request.messages[1]] });
+    expect(project({ drop: ['/messages/0'] })).toEqual({
+      ...request,
+      messages: [request.messages[1]],
+    });
   });
 
   it('applies keep before drop', () => {
@@ -65,9 +77,13 @@ describe('projectKeyInput', () => {
 
   it('keeps __proto__ as an ordinary member', () => {
     const input = JSON.parse('{"__proto__":{"x":1},"b":2,"c":3}') as unknown;
-    expect(canonical(projectKeyInput(input, { keep: ['__proto__', 'b'] }))).toBe('{"__proto__":{"x":1},"b":2}');
+    expect(canonical(projectKeyInput(input, { keep: ['__proto__', 'b'] }))).toBe(
+      '{"__proto__":{"x":1},"b":2}',
+    );
     expect(canonical(projectKeyInput(input, { drop: ['b'] }))).toBe('{"__proto__":{"x":1},"c":3}');
-    expect(canonical(projectKeyInput(input, { drop: ['/__proto__/x'] }))).toBe('{"__proto__":{},"b":2,"c":3}');
+    expect(canonical(projectKeyInput(input, { drop: ['/__proto__/x'] }))).toBe(
+      '{"__proto__":{},"b":2,"c":3}',
+    );
   });
 
   it('an empty keep list keeps nothing', () => {
@@ -85,19 +101,26 @@ describe('parseKeyProjection', () => {
     for (const bad of ['x', [], { keep: 'a' }, { drop: [1] }]) {
       expect(() => parseKeyProjection(bad)).toThrow(ReplayDigestError);
     }
-    expect(() => parseKeyProjection({ drop: [1] })).toThrow(/expected key_projection.drop to be an array of strings, got an array/);
+    expect(() => parseKeyProjection({ drop: [1] })).toThrow(
+      /expected key_projection.drop to be an array of strings, got an array/,
+    );
   });
 });
 
 describe('projection properties', () => {
   it('dropping a volatile member makes two otherwise equal inputs key equally', () => {
     fc.assert(
-      fc.property(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 2 })), fc.string(), fc.string(), (base, n1, n2) => {
-        const p = { drop: ['nonce'] };
-        const a = projectKeyInput({ ...base, nonce: n1 }, p);
-        const b = projectKeyInput({ ...base, nonce: n2 }, p);
-        expect(canonical(a)).toBe(canonical(b));
-      }),
+      fc.property(
+        fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 2 })),
+        fc.string(),
+        fc.string(),
+        (base, n1, n2) => {
+          const p = { drop: ['nonce'] };
+          const a = projectKeyInput({ ...base, nonce: n1 }, p);
+          const b = projectKeyInput({ ...base, nonce: n2 }, p);
+          expect(canonical(a)).toBe(canonical(b));
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -25,14 +25,20 @@ export interface KeyProjection {
 export function parseKeyProjection(value: unknown): KeyProjection | undefined {
   if (value === undefined || value === null) return undefined;
   if (!isPlainObject(value)) {
-    throw new ReplayDigestError('ORACLE_BAD_PROJECTION', `expected key_projection to be an object, got ${describeValue(value)}`);
+    throw new ReplayDigestError(
+      'ORACLE_BAD_PROJECTION',
+      `expected key_projection to be an object, got ${describeValue(value)}`,
+    );
   }
   const projection: { keep?: readonly string[]; drop?: readonly string[] } = {};
   for (const field of ['keep', 'drop'] as const) {
     const list = value[field];
     if (list === undefined || list === null) continue;
     if (!Array.isArray(list) || !list.every((p) => typeof p === 'string')) {
-      throw new ReplayDigestError('ORACLE_BAD_PROJECTION', `expected key_projection.${field} to be an array of strings, got ${describeValue(list)}`);
+      throw new ReplayDigestError(
+        'ORACLE_BAD_PROJECTION',
+        `expected key_projection.${field} to be an array of strings, got ${describeValue(list)}`,
+      );
     }
     projection[field] = list as string[];
   }
@@ -49,7 +55,11 @@ export function projectKeyInput(input: unknown, projection: KeyProjection | unde
   if (projection.keep !== undefined) out = applyKeep(input, projection.keep);
   if (projection.drop !== undefined) {
     for (const path of projection.drop) {
-      out = (isPointer(path) ? dropPointer(out, parsePointer(path)) : dropDotPath(out, path.split('.'), 0)) as Record<string, unknown>;
+      out = (
+        isPointer(path)
+          ? dropPointer(out, parsePointer(path))
+          : dropDotPath(out, path.split('.'), 0)
+      ) as Record<string, unknown>;
     }
   }
   return out;
@@ -84,7 +94,10 @@ interface KeepNode {
 
 const NOTHING_KEPT = Symbol('nothing-kept');
 
-function applyKeep(input: Record<string, unknown>, keep: readonly string[]): Record<string, unknown> {
+function applyKeep(
+  input: Record<string, unknown>,
+  keep: readonly string[],
+): Record<string, unknown> {
   const root: KeepNode = { whole: false, children: new Map() };
   for (const path of keep) {
     // A dot-path keeps its first segment's whole member; a pointer keeps exactly its member.
@@ -98,7 +111,9 @@ function applyKeep(input: Record<string, unknown>, keep: readonly string[]): Rec
     node.whole = true;
   }
   const kept = keepMembers(input, root);
-  return kept === NOTHING_KEPT ? (Object.create(null) as Record<string, unknown>) : (kept as Record<string, unknown>);
+  return kept === NOTHING_KEPT
+    ? (Object.create(null) as Record<string, unknown>)
+    : (kept as Record<string, unknown>);
 }
 
 /**

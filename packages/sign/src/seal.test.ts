@@ -73,8 +73,15 @@ describe('sealRecord', () => {
     // every level: its JSON text is its canonical form plus _hash (docs/spec.md §7).
     const input = sampleInput();
     record.events.forEach((event, i) => {
-      expect(Object.keys(event)).toEqual([...Object.keys(input.events[i] as object), '_hash'].sort());
-      expect(JSON.stringify(event)).toBe('{"_hash":' + JSON.stringify(event._hash) + ',' + canonical({ ...event, _hash: undefined }).slice(1));
+      expect(Object.keys(event)).toEqual(
+        [...Object.keys(input.events[i] as object), '_hash'].sort(),
+      );
+      expect(JSON.stringify(event)).toBe(
+        '{"_hash":' +
+          JSON.stringify(event._hash) +
+          ',' +
+          canonical({ ...event, _hash: undefined }).slice(1),
+      );
     });
   });
 

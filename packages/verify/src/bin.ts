@@ -14,7 +14,9 @@ runVerifyCommand(process.argv.slice(2), nodeIO(), 'runback-verify').then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    process.stderr.write(`runback-verify: unexpected failure: ${(err as Error)?.stack ?? String(err)}\n`);
+    process.stderr.write(
+      `runback-verify: unexpected failure: ${(err as Error)?.stack ?? String(err)}\n`,
+    );
     process.exitCode = 70;
   },
 );

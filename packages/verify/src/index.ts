@@ -12,4 +12,10 @@ export {
 export { ACCEPTED_SCHEMAS, CURRENT_SCHEMA } from './steps/schema.js';
 export { CHAIN_ALGORITHM } from './steps/digest.js';
 export { CASSETTE_ALGORITHM } from './steps/cassette.js';
-export { decodeUtf8Strict, parseJsonStrict, readJsonStrict, type JsonParseResult, type JsonReadError } from './json/index.js';
+export {
+  decodeUtf8Strict,
+  parseJsonStrict,
+  readJsonStrict,
+  type JsonParseResult,
+  type JsonReadError,
+} from './json/index.js';

@@ -4,7 +4,8 @@
 export type CheckName = 'schema' | 'consistent' | 'chain' | 'digest' | 'cassette' | 'signature';
 
 /** Outcome of the signature check. `revoked` counts as invalid in the verdict. */
-export type SignatureOutcome = 'unsigned' | 'no-key' | 'invalid' | 'revoked' | 'valid-unpinned' | 'valid';
+export type SignatureOutcome =
+  'unsigned' | 'no-key' | 'invalid' | 'revoked' | 'valid-unpinned' | 'valid';
 
 /** `valid`: integrity and a pinned signer; `unverified`: intact but signer unproven; `invalid`: anything broken. */
 export type Verdict = 'valid' | 'unverified' | 'invalid';

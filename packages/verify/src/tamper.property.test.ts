@@ -21,17 +21,30 @@ function pathsBelow(value: unknown, prefix: Path): Path[] {
   const walk = (v: unknown, path: Path): void => {
     out.push(path);
     if (Array.isArray(v)) v.forEach((item, i) => walk(item, [...path, i]));
-    else if (v !== null && typeof v === 'object') for (const k of Object.keys(v)) walk((v as Json)[k], [...path, k]);
+    else if (v !== null && typeof v === 'object')
+      for (const k of Object.keys(v)) walk((v as Json)[k], [...path, k]);
   };
   walk(value, prefix);
   return out.filter((p) => p.length > prefix.length);
 }
 
 const BOUND_SUMMARY: Path[] = [
-  ['run', 'run_id'], ['run', 'name'], ['run', 'status'], ['run', 'started_at'], ['run', 'ended_at'], ['run', 'output'],
-  ['manifest', 'run_id'], ['manifest', 'event_count'], ['manifest', 'algorithm'], ['manifest', 'content_digest'],
-  ['manifest', 'replay', 'cassette_digest'], ['manifest', 'replay', 'entry_count'], ['manifest', 'replay', 'algorithm'],
-  ['manifest', 'signed'], ['manifest', 'signature', 'alg'], ['manifest', 'signature', 'value'],
+  ['run', 'run_id'],
+  ['run', 'name'],
+  ['run', 'status'],
+  ['run', 'started_at'],
+  ['run', 'ended_at'],
+  ['run', 'output'],
+  ['manifest', 'run_id'],
+  ['manifest', 'event_count'],
+  ['manifest', 'algorithm'],
+  ['manifest', 'content_digest'],
+  ['manifest', 'replay', 'cassette_digest'],
+  ['manifest', 'replay', 'entry_count'],
+  ['manifest', 'replay', 'algorithm'],
+  ['manifest', 'signed'],
+  ['manifest', 'signature', 'alg'],
+  ['manifest', 'signature', 'value'],
 ];
 
 function parentOf(record: Json, path: Path): { parent: Json | unknown[]; key: string | number } {
@@ -45,14 +58,17 @@ function get(record: Json, path: Path): unknown {
   return (parent as Json)[key as string];
 }
 
-const differentValue = (old: unknown) => fc.jsonValue({ maxDepth: 2 }).filter((v) => canonical(v) !== canonical(old));
+const differentValue = (old: unknown) =>
+  fc.jsonValue({ maxDepth: 2 }).filter((v) => canonical(v) !== canonical(old));
 
 describe('tampering property', () => {
   for (const [label, signer, trust] of [
     ['Ed25519', undefined, { pinned: [PEM.current] }],
     ['HMAC-SHA256', { alg: 'HMAC-SHA256' as const, key: HMAC_KEY }, { hmacKey: HMAC_KEY }],
   ] as const) {
-    const original = viaJson(signer === undefined ? sealedLoanRecord() : sealedLoanRecord(signer)) as unknown as Json;
+    const original = viaJson(
+      signer === undefined ? sealedLoanRecord() : sealedLoanRecord(signer),
+    ) as unknown as Json;
     const eventPaths = pathsBelow(original['events'], ['events']);
 
     it(`${label}: the unmodified record is valid (the property is not vacuous)`, () => {
@@ -61,12 +77,22 @@ describe('tampering property', () => {
 
     it(`${label}: replacing any value inside the events is never valid`, () => {
       fc.assert(
-        fc.property(fc.nat(eventPaths.length - 1).chain((i) => fc.tuple(fc.constant(eventPaths[i] as Path), differentValue(get(original, eventPaths[i] as Path)))), ([path, value]) => {
-          const record = viaJson(original);
-          const { parent, key } = parentOf(record, path);
-          (parent as Json)[key as string] = value;
-          expect(verify(record, trust).verdict).not.toBe('valid');
-        }),
+        fc.property(
+          fc
+            .nat(eventPaths.length - 1)
+            .chain((i) =>
+              fc.tuple(
+                fc.constant(eventPaths[i] as Path),
+                differentValue(get(original, eventPaths[i] as Path)),
+              ),
+            ),
+          ([path, value]) => {
+            const record = viaJson(original);
+            const { parent, key } = parentOf(record, path);
+            (parent as Json)[key as string] = value;
+            expect(verify(record, trust).verdict).not.toBe('valid');
+          },
+        ),
         { numRuns: 300 },
       );
     });
@@ -90,13 +116,23 @@ describe('tampering property', () => {
         return v !== null && typeof v === 'object' && !Array.isArray(v);
       });
       fc.assert(
-        fc.property(fc.constantFrom(...objectPaths), fc.string(), fc.jsonValue({ maxDepth: 1 }), (path, name, value) => {
-          const record = viaJson(original);
-          const target = get(record, path) as Json;
-          fc.pre(!Object.prototype.hasOwnProperty.call(target, name));
-          Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
-          expect(verify(record, trust).verdict).not.toBe('valid');
-        }),
+        fc.property(
+          fc.constantFrom(...objectPaths),
+          fc.string(),
+          fc.jsonValue({ maxDepth: 1 }),
+          (path, name, value) => {
+            const record = viaJson(original);
+            const target = get(record, path) as Json;
+            fc.pre(!Object.prototype.hasOwnProperty.call(target, name));
+            Object.defineProperty(target, name, {
+              value,
+              enumerable: true,
+              writable: true,
+              configurable: true,
+            });
+            expect(verify(record, trust).verdict).not.toBe('valid');
+          },
+        ),
         { numRuns: 200 },
       );
     });
@@ -120,12 +156,17 @@ describe('tampering property', () => {
       const bound = BOUND_SUMMARY.filter((p) => get(original, p) !== undefined);
       expect(bound.length).toBeGreaterThanOrEqual(label === 'Ed25519' ? 16 : 15);
       fc.assert(
-        fc.property(fc.constantFrom(...bound).chain((p) => fc.tuple(fc.constant(p), differentValue(get(original, p)))), ([path, value]) => {
-          const record = viaJson(original);
-          const { parent, key } = parentOf(record, path);
-          (parent as Json)[key as string] = value;
-          expect(verify(record, trust).verdict).not.toBe('valid');
-        }),
+        fc.property(
+          fc
+            .constantFrom(...bound)
+            .chain((p) => fc.tuple(fc.constant(p), differentValue(get(original, p)))),
+          ([path, value]) => {
+            const record = viaJson(original);
+            const { parent, key } = parentOf(record, path);
+            (parent as Json)[key as string] = value;
+            expect(verify(record, trust).verdict).not.toBe('valid');
+          },
+        ),
         { numRuns: 300 },
       );
     });

@@ -33,7 +33,11 @@ export function verify(record: unknown, options: VerifyOptions = {}): VerifyResu
     return runPipeline(record, options);
   } catch (err) {
     // A defect or a hostile object (a throwing getter): never a verdict of valid.
-    return failure({ check: 'schema', code: 'VERIFY_UNREADABLE', message: `expected a readable record, got an error while reading it: ${(err as Error)?.message ?? String(err)}` });
+    return failure({
+      check: 'schema',
+      code: 'VERIFY_UNREADABLE',
+      message: `expected a readable record, got an error while reading it: ${(err as Error)?.message ?? String(err)}`,
+    });
   }
 }
 
@@ -44,7 +48,8 @@ export function verify(record: unknown, options: VerifyOptions = {}): VerifyResu
 export function verifyJson(input: string | Uint8Array, options: VerifyOptions = {}): VerifyResult {
   assertTrustPolicy(options);
   const parsed = readJsonStrict(input);
-  if (!parsed.ok) return failure({ check: 'schema', code: parsed.error.code, message: parsed.error.message });
+  if (!parsed.ok)
+    return failure({ check: 'schema', code: parsed.error.code, message: parsed.error.message });
   return verify(parsed.value, options);
 }
 
@@ -77,7 +82,14 @@ function runPipeline(record: unknown, options: VerifyOptions): VerifyResult {
       cassette: cassette.ok,
       signature: signature.outcome,
     },
-    errors: [...schema.errors, ...consistent.errors, ...chain.errors, ...digest.errors, ...cassette.errors, ...signature.errors],
+    errors: [
+      ...schema.errors,
+      ...consistent.errors,
+      ...chain.errors,
+      ...digest.errors,
+      ...cassette.errors,
+      ...signature.errors,
+    ],
     notes: signature.notes,
   };
   return signature.signer === undefined ? result : { ...result, signer: signature.signer };
@@ -89,7 +101,14 @@ function failure(error: VerifyError): VerifyResult {
     verdict: 'invalid',
     integrity: false,
     valid: false,
-    checks: { schema: false, consistent: false, chain: false, digest: false, cassette: false, signature: 'unsigned' },
+    checks: {
+      schema: false,
+      consistent: false,
+      chain: false,
+      digest: false,
+      cassette: false,
+      signature: 'unsigned',
+    },
     errors: [error],
     notes: [],
   };

@@ -6,7 +6,12 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CORPUS_DIR, corpusFlags, loadCorpus, type CorpusCase } from '../../../test-support/corpus.js';
+import {
+  CORPUS_DIR,
+  corpusFlags,
+  loadCorpus,
+  type CorpusCase,
+} from '../../../test-support/corpus.js';
 import type { VerifyOptions, VerifyResult } from '../src/index.js';
 import { verifyJson } from '../src/index.js';
 
@@ -29,7 +34,9 @@ function expectMatches(result: VerifyResult, expected: CorpusCase['expected']): 
   expect(result.checks).toEqual(expected.checks);
   expect(result.errors.map((e) => e.code)).toEqual(expected.error_codes);
   if (expected.first_event_index !== undefined) {
-    expect(result.errors.find((e) => e.event_index !== undefined)?.event_index).toBe(expected.first_event_index);
+    expect(result.errors.find((e) => e.event_index !== undefined)?.event_index).toBe(
+      expected.first_event_index,
+    );
   }
 }
 
@@ -52,7 +59,11 @@ describe('verify corpus', () => {
   describe('built bin: runback-verify --json', () => {
     for (const c of corpus.cases) {
       it(`${c.file} [${Object.keys(c.trust).join(',') || 'no keys'}]`, () => {
-        const run = spawnSync(process.execPath, [bin, join(vectors, c.file), '--json', ...corpusFlags(c.trust)], { encoding: 'utf8' });
+        const run = spawnSync(
+          process.execPath,
+          [bin, join(vectors, c.file), '--json', ...corpusFlags(c.trust)],
+          { encoding: 'utf8' },
+        );
         expect(run.stderr).toBe('');
         expect(run.status).toBe(c.expected.exit);
         expectMatches(JSON.parse(run.stdout) as VerifyResult, c.expected);

@@ -13,8 +13,15 @@ export interface Style {
 
 /** A style that colours with ANSI escapes, or one that leaves text alone. */
 export function makeStyle(color: boolean): Style {
-  const wrap = (open: number, close: number) => (s: string) => (color ? `\u001b[${open}m${s}\u001b[${close}m` : s);
-  return { green: wrap(32, 39), red: wrap(31, 39), yellow: wrap(33, 39), bold: wrap(1, 22), dim: wrap(2, 22) };
+  const wrap = (open: number, close: number) => (s: string) =>
+    color ? `\u001b[${open}m${s}\u001b[${close}m` : s;
+  return {
+    green: wrap(32, 39),
+    red: wrap(31, 39),
+    yellow: wrap(33, 39),
+    bold: wrap(1, 22),
+    dim: wrap(2, 22),
+  };
 }
 
 const LABELS: Record<Exclude<CheckName, 'signature'>, string> = {
@@ -37,11 +44,20 @@ export function formatReport(name: string, result: VerifyResult, style: Style): 
   lines.push(`${verdictText}  ${name}`);
   for (const check of Object.keys(LABELS) as (keyof typeof LABELS)[]) {
     const ok = result.checks[check];
-    lines.push(`  ${ok ? style.green('✓') : style.red('✗')} ${ok ? LABELS[check] : LABELS[check].padEnd(11) + (firstError(result, check) || style.dim('not checked: the input is not a readable record'))}`);
+    lines.push(
+      `  ${ok ? style.green('✓') : style.red('✗')} ${ok ? LABELS[check] : LABELS[check].padEnd(11) + (firstError(result, check) || style.dim('not checked: the input is not a readable record'))}`,
+    );
   }
   const sig = result.checks.signature;
-  const sigMark = sig === 'valid' ? style.green('✓') : sig === 'invalid' || sig === 'revoked' ? style.red('✗') : style.yellow('!');
-  const signer = result.signer ? ` ${style.dim(`(${result.signer.alg}${result.signer.key_id ? `, key ${result.signer.key_id}` : ''})`)}` : '';
+  const sigMark =
+    sig === 'valid'
+      ? style.green('✓')
+      : sig === 'invalid' || sig === 'revoked'
+        ? style.red('✗')
+        : style.yellow('!');
+  const signer = result.signer
+    ? ` ${style.dim(`(${result.signer.alg}${result.signer.key_id ? `, key ${result.signer.key_id}` : ''})`)}`
+    : '';
   lines.push(`  ${sigMark} ${'signature'.padEnd(11)}${sig}${signer}`);
   for (const error of result.errors) {
     if (error.check === 'signature') lines.push(`      ${style.red(error.message)}`);
@@ -55,7 +71,10 @@ export function formatReport(name: string, result: VerifyResult, style: Style): 
 function firstError(result: VerifyResult, check: CheckName): string {
   const error = result.errors.find((e) => e.check === check);
   if (!error) return '';
-  const where = error.event_index === undefined || error.message.includes(`event ${error.event_index}`) ? '' : `event ${error.event_index}: `;
+  const where =
+    error.event_index === undefined || error.message.includes(`event ${error.event_index}`)
+      ? ''
+      : `event ${error.event_index}: `;
   return `${where}${error.message}`;
 }
 

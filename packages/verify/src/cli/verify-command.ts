@@ -28,7 +28,11 @@ Exit status: 0 valid, 1 invalid, 2 unverified (intact but signer not proven), 64
 }
 
 /** Runs the verify command and returns its exit status. */
-export async function runVerifyCommand(argv: readonly string[], io: CommandIO, program = 'runback verify'): Promise<number> {
+export async function runVerifyCommand(
+  argv: readonly string[],
+  io: CommandIO,
+  program = 'runback verify',
+): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -52,12 +56,23 @@ export async function runVerifyCommand(argv: readonly string[], io: CommandIO, p
     io.stdout(verifyUsage(program) + '\n');
     return 0;
   }
-  if (positionals.length === 0) return usage(io, program, 'expected at least one FILE (or "-" for standard input), got none');
+  if (positionals.length === 0)
+    return usage(io, program, 'expected at least one FILE (or "-" for standard input), got none');
   if (values.key !== undefined && values['key-file'] !== undefined) {
     return usage(io, program, 'expected one of --key or --key-file, got both');
   }
-  const stdinUses = [...positionals, ...(values.pubkey ?? []), ...(values.revoked ?? []), values['key-file']].filter((p) => p === '-').length;
-  if (stdinUses > 1) return usage(io, program, 'expected "-" (standard input) at most once among FILE, --pubkey, --revoked and --key-file');
+  const stdinUses = [
+    ...positionals,
+    ...(values.pubkey ?? []),
+    ...(values.revoked ?? []),
+    values['key-file'],
+  ].filter((p) => p === '-').length;
+  if (stdinUses > 1)
+    return usage(
+      io,
+      program,
+      'expected "-" (standard input) at most once among FILE, --pubkey, --revoked and --key-file',
+    );
 
   let options: VerifyOptions;
   try {
@@ -80,7 +95,11 @@ export async function runVerifyCommand(argv: readonly string[], io: CommandIO, p
       continue;
     }
     const result = verifyJson(bytes, options);
-    io.stdout(values.json ? JSON.stringify(result) + '\n' : formatReport(file === '-' ? '(stdin)' : file, result, style) + '\n');
+    io.stdout(
+      values.json
+        ? JSON.stringify(result) + '\n'
+        : formatReport(file === '-' ? '(stdin)' : file, result, style) + '\n',
+    );
     worst = worse(worst, exitCodeOf(result));
   }
   return worst;
@@ -88,24 +107,37 @@ export async function runVerifyCommand(argv: readonly string[], io: CommandIO, p
 
 /** The exit status for one verdict: 0 valid, 1 invalid, 2 unverified. */
 export function exitCodeOf(result: VerifyResult): number {
-  return result.verdict === 'valid' ? EXIT.valid : result.verdict === 'invalid' ? EXIT.invalid : EXIT.unverified;
+  return result.verdict === 'valid'
+    ? EXIT.valid
+    : result.verdict === 'invalid'
+      ? EXIT.invalid
+      : EXIT.unverified;
 }
 
 /** Several files: a usage problem beats invalid, which beats unverified, which beats valid. */
 function worse(a: number, b: number): number {
-  const rank = (code: number): number => (code === EXIT.usage ? 3 : code === EXIT.invalid ? 2 : code === EXIT.unverified ? 1 : 0);
+  const rank = (code: number): number =>
+    code === EXIT.usage ? 3 : code === EXIT.invalid ? 2 : code === EXIT.unverified ? 1 : 0;
   return rank(b) > rank(a) ? b : a;
 }
 
 async function loadTrust(
-  values: { pubkey?: string[]; revoked?: string[]; key?: string | undefined; 'key-file'?: string | undefined },
+  values: {
+    pubkey?: string[];
+    revoked?: string[];
+    key?: string | undefined;
+    'key-file'?: string | undefined;
+  },
   io: CommandIO,
 ): Promise<VerifyOptions> {
   const readText = async (flag: string, path: string): Promise<string> => {
     try {
       return new TextDecoder().decode(await io.readInput(path));
     } catch (err) {
-      throw new UsageError('USAGE_UNREADABLE_KEY', `cannot read ${flag} ${path}: ${(err as Error).message}`);
+      throw new UsageError(
+        'USAGE_UNREADABLE_KEY',
+        `cannot read ${flag} ${path}: ${(err as Error).message}`,
+      );
     }
   };
   const pinned = await Promise.all((values.pubkey ?? []).map((p) => readText('--pubkey', p)));
@@ -117,7 +149,10 @@ async function loadTrust(
     try {
       bytes = await io.readInput(path);
     } catch (err) {
-      throw new UsageError('USAGE_UNREADABLE_KEY', `cannot read --key-file ${path}: ${(err as Error).message}`);
+      throw new UsageError(
+        'USAGE_UNREADABLE_KEY',
+        `cannot read --key-file ${path}: ${(err as Error).message}`,
+      );
     }
     hmacKey = stripOneNewline(bytes);
   }

@@ -12,14 +12,23 @@ export function checkCassette(parts: RecordParts): StepResult {
   const { manifest, events } = parts;
   const replay = manifest?.['replay'];
   if (!isObject(replay)) {
-    out.add('CASSETTE_NO_REPLAY', `expected manifest.replay to be an object, got ${describe(replay)}`);
+    out.add(
+      'CASSETTE_NO_REPLAY',
+      `expected manifest.replay to be an object, got ${describe(replay)}`,
+    );
     return out.result();
   }
   if (replay['algorithm'] !== undefined && replay['algorithm'] !== CASSETTE_ALGORITHM) {
-    out.add('CASSETTE_UNSUPPORTED_ALGORITHM', `expected manifest.replay.algorithm "${CASSETTE_ALGORITHM}", got ${describe(replay['algorithm'])}`);
+    out.add(
+      'CASSETTE_UNSUPPORTED_ALGORITHM',
+      `expected manifest.replay.algorithm "${CASSETTE_ALGORITHM}", got ${describe(replay['algorithm'])}`,
+    );
   }
   if (events === null) {
-    out.add('CASSETTE_NO_EVENTS', 'expected an events array to recompute the cassette digest, got none');
+    out.add(
+      'CASSETTE_NO_EVENTS',
+      'expected an events array to recompute the cassette digest, got none',
+    );
     return out.result();
   }
   let computed: { digest: string; entryCount: number };
@@ -28,14 +37,24 @@ export function checkCassette(parts: RecordParts): StepResult {
   } catch (err) {
     const index = err instanceof ReplayDigestError ? err.eventIndex : undefined;
     const where = index === undefined ? '' : `event ${index}: `;
-    out.add(err instanceof ReplayDigestError ? err.code : 'CASSETTE_NOT_HASHABLE', where + (err as Error).message, index);
+    out.add(
+      err instanceof ReplayDigestError ? err.code : 'CASSETTE_NOT_HASHABLE',
+      where + (err as Error).message,
+      index,
+    );
     return out.result();
   }
   if (replay['cassette_digest'] !== computed.digest) {
-    out.add('CASSETTE_MISMATCH', `expected manifest.replay.cassette_digest to be ${computed.digest}, got ${describe(replay['cassette_digest'])}`);
+    out.add(
+      'CASSETTE_MISMATCH',
+      `expected manifest.replay.cassette_digest to be ${computed.digest}, got ${describe(replay['cassette_digest'])}`,
+    );
   }
   if (replay['entry_count'] !== undefined && replay['entry_count'] !== computed.entryCount) {
-    out.add('CASSETTE_ENTRY_COUNT', `expected manifest.replay.entry_count to be ${computed.entryCount} (the number of oracle entries), got ${describe(replay['entry_count'])}`);
+    out.add(
+      'CASSETTE_ENTRY_COUNT',
+      `expected manifest.replay.entry_count to be ${computed.entryCount} (the number of oracle entries), got ${describe(replay['entry_count'])}`,
+    );
   }
   return out.result();
 }

@@ -22,14 +22,22 @@ export function checkChain(parts: RecordParts): ChainStepResult {
   for (let i = 0; i < events.length; i++) {
     const event = events[i];
     if (!isObject(event)) {
-      out.add('CHAIN_NOT_HASHABLE', `expected event ${i} to be an object to hash, got something else`, i);
+      out.add(
+        'CHAIN_NOT_HASHABLE',
+        `expected event ${i} to be an object to hash, got something else`,
+        i,
+      );
       return { ...out.result(), contentDigest: null };
     }
     let hash: string;
     try {
       hash = builder.append(event);
     } catch (err) {
-      out.add('CHAIN_NOT_HASHABLE', `event ${i} has no canonical form: ${(err as Error).message}`, i);
+      out.add(
+        'CHAIN_NOT_HASHABLE',
+        `event ${i} has no canonical form: ${(err as Error).message}`,
+        i,
+      );
       return { ...out.result(), contentDigest: null };
     }
     if (!reported && event[HASH_MEMBER] !== hash) {

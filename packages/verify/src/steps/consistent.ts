@@ -2,14 +2,24 @@
 // with the signed events (format-decisions, "The consistent check", rules 1–5). A summary
 // that contradicts its own events is rejected however intact the chain is.
 import { canonical } from '@runback/canonical';
-import { describe, isObject, StepErrors, type JsonObject, type RecordParts, type StepResult } from './context.js';
+import {
+  describe,
+  isObject,
+  StepErrors,
+  type JsonObject,
+  type RecordParts,
+  type StepResult,
+} from './context.js';
 
 /** Checks rules 1–5 of the consistent check. */
 export function checkConsistent(parts: RecordParts): StepResult {
   const out = new StepErrors('consistent');
   const { manifest, run, events } = parts;
   if (manifest === null || run === null || events === null) {
-    out.add('CONSISTENT_UNCHECKABLE', 'expected manifest, run and events to compare, got a record missing one of them');
+    out.add(
+      'CONSISTENT_UNCHECKABLE',
+      'expected manifest, run and events to compare, got a record missing one of them',
+    );
     return out.result();
   }
   checkRunIds(manifest, run, events, out);
@@ -20,20 +30,32 @@ export function checkConsistent(parts: RecordParts): StepResult {
 }
 
 // Rule 1: manifest.run_id === run.run_id, and every event's run_id equals it.
-function checkRunIds(manifest: JsonObject, run: JsonObject, events: readonly unknown[], out: StepErrors): void {
+function checkRunIds(
+  manifest: JsonObject,
+  run: JsonObject,
+  events: readonly unknown[],
+  out: StepErrors,
+): void {
   const runId = manifest['run_id'];
   if (typeof runId !== 'string') {
     out.add('CONSISTENT_RUN_ID', `expected manifest.run_id to be a string, got ${describe(runId)}`);
     return;
   }
   if (run['run_id'] !== runId) {
-    out.add('CONSISTENT_RUN_ID', `expected run.run_id to equal manifest.run_id ${describe(runId)}, got ${describe(run['run_id'])}`);
+    out.add(
+      'CONSISTENT_RUN_ID',
+      `expected run.run_id to equal manifest.run_id ${describe(runId)}, got ${describe(run['run_id'])}`,
+    );
   }
   for (let i = 0; i < events.length; i++) {
     const event = events[i];
     const eventRunId = isObject(event) ? event['run_id'] : undefined;
     if (eventRunId !== runId) {
-      out.add('CONSISTENT_RUN_ID', `expected event ${i} run_id to equal manifest.run_id ${describe(runId)}, got ${describe(eventRunId)}`, i);
+      out.add(
+        'CONSISTENT_RUN_ID',
+        `expected event ${i} run_id to equal manifest.run_id ${describe(runId)}, got ${describe(eventRunId)}`,
+        i,
+      );
       return;
     }
   }
@@ -42,7 +64,10 @@ function checkRunIds(manifest: JsonObject, run: JsonObject, events: readonly unk
 // Rule 2: manifest.event_count === events.length.
 function checkEventCount(manifest: JsonObject, events: readonly unknown[], out: StepErrors): void {
   if (manifest['event_count'] !== events.length) {
-    out.add('CONSISTENT_EVENT_COUNT', `expected manifest.event_count to be ${events.length} (the number of events), got ${describe(manifest['event_count'])}`);
+    out.add(
+      'CONSISTENT_EVENT_COUNT',
+      `expected manifest.event_count to be ${events.length} (the number of events), got ${describe(manifest['event_count'])}`,
+    );
   }
 }
 
@@ -56,7 +81,11 @@ function checkSeqs(events: readonly unknown[], out: StepErrors): void {
     const event = events[i];
     const seq = isObject(event) ? event['seq'] : undefined;
     if (typeof seq !== 'number' || !Number.isInteger(seq) || seq < 0) {
-      out.add('CONSISTENT_SEQ', `expected event ${i} seq to be an integer >= 0, got ${describe(seq)}`, i);
+      out.add(
+        'CONSISTENT_SEQ',
+        `expected event ${i} seq to be an integer >= 0, got ${describe(seq)}`,
+        i,
+      );
       return;
     }
     if (i > 0 && seq <= (seqs[i - 1] as number)) increasing = false;
@@ -68,7 +97,11 @@ function checkSeqs(events: readonly unknown[], out: StepErrors): void {
     const seq = seqs[i] as number;
     const first = seen.get(seq);
     if (first !== undefined) {
-      out.add('CONSISTENT_SEQ', `expected seq values to be unique, got seq ${seq} at events ${first} and ${i}`, i);
+      out.add(
+        'CONSISTENT_SEQ',
+        `expected seq values to be unique, got seq ${seq} at events ${first} and ${i}`,
+        i,
+      );
       return;
     }
     seen.set(seq, i);
@@ -85,13 +118,21 @@ function checkRunPhases(run: JsonObject, events: readonly unknown[], out: StepEr
     const phase = event['phase'];
     if (phase === 'start') {
       if (start !== null) {
-        out.add('CONSISTENT_RUN_PHASES', `expected at most one run start event, got a second at event ${i} (first at ${start.index})`, i);
+        out.add(
+          'CONSISTENT_RUN_PHASES',
+          `expected at most one run start event, got a second at event ${i} (first at ${start.index})`,
+          i,
+        );
         return;
       }
       start = { event, index: i };
     } else if (phase === 'end') {
       if (end !== null) {
-        out.add('CONSISTENT_RUN_PHASES', `expected at most one run end event, got a second at event ${i} (first at ${end.index})`, i);
+        out.add(
+          'CONSISTENT_RUN_PHASES',
+          `expected at most one run end event, got a second at event ${i} (first at ${end.index})`,
+          i,
+        );
         return;
       }
       end = { event, index: i };
@@ -101,25 +142,52 @@ function checkRunPhases(run: JsonObject, events: readonly unknown[], out: StepEr
   if (end !== null) {
     const e = end.event;
     if (run['status'] !== e['status']) {
-      out.add('CONSISTENT_RUN_SUMMARY', `expected run.status to be ${describe(e['status'])} as the run end event says, got ${describe(run['status'])}`, end.index);
+      out.add(
+        'CONSISTENT_RUN_SUMMARY',
+        `expected run.status to be ${describe(e['status'])} as the run end event says, got ${describe(run['status'])}`,
+        end.index,
+      );
     }
     for (const member of ['output', 'error'] as const) {
       if (run[member] !== undefined && !sameJson(run[member], e[member])) {
-        out.add('CONSISTENT_RUN_SUMMARY', `expected run.${member} to equal the run end event's ${member}, got a different value`, end.index);
+        out.add(
+          'CONSISTENT_RUN_SUMMARY',
+          `expected run.${member} to equal the run end event's ${member}, got a different value`,
+          end.index,
+        );
       }
     }
     if (run['name'] !== undefined && run['name'] !== e['name']) {
-      out.add('CONSISTENT_RUN_SUMMARY', `expected run.name to be ${describe(e['name'])} as the run end event says, got ${describe(run['name'])}`, end.index);
+      out.add(
+        'CONSISTENT_RUN_SUMMARY',
+        `expected run.name to be ${describe(e['name'])} as the run end event says, got ${describe(run['name'])}`,
+        end.index,
+      );
     }
     if (run['ended_at'] !== undefined && run['ended_at'] !== e['ts_end']) {
-      out.add('CONSISTENT_RUN_SUMMARY', `expected run.ended_at to be ${describe(e['ts_end'])} (the run end event's ts_end), got ${describe(run['ended_at'])}`, end.index);
+      out.add(
+        'CONSISTENT_RUN_SUMMARY',
+        `expected run.ended_at to be ${describe(e['ts_end'])} (the run end event's ts_end), got ${describe(run['ended_at'])}`,
+        end.index,
+      );
     }
   } else if (run['status'] !== undefined && run['status'] !== 'running') {
-    out.add('CONSISTENT_RUN_SUMMARY', `expected run.status "running" or absent for a run with no end event, got ${describe(run['status'])}`);
+    out.add(
+      'CONSISTENT_RUN_SUMMARY',
+      `expected run.status "running" or absent for a run with no end event, got ${describe(run['status'])}`,
+    );
   }
 
-  if (start !== null && run['started_at'] !== undefined && run['started_at'] !== start.event['ts_start']) {
-    out.add('CONSISTENT_RUN_SUMMARY', `expected run.started_at to be ${describe(start.event['ts_start'])} (the run start event's ts_start), got ${describe(run['started_at'])}`, start.index);
+  if (
+    start !== null &&
+    run['started_at'] !== undefined &&
+    run['started_at'] !== start.event['ts_start']
+  ) {
+    out.add(
+      'CONSISTENT_RUN_SUMMARY',
+      `expected run.started_at to be ${describe(start.event['ts_start'])} (the run start event's ts_start), got ${describe(run['started_at'])}`,
+      start.index,
+    );
   }
 }
 

@@ -14,13 +14,22 @@ export function checkDigest(parts: RecordParts, contentDigest: string | null): S
   }
   const algorithm = manifest['algorithm'];
   if (algorithm !== undefined && algorithm !== CHAIN_ALGORITHM) {
-    out.add('DIGEST_UNSUPPORTED_ALGORITHM', `expected manifest.algorithm "${CHAIN_ALGORITHM}", got ${describe(algorithm)}`);
+    out.add(
+      'DIGEST_UNSUPPORTED_ALGORITHM',
+      `expected manifest.algorithm "${CHAIN_ALGORITHM}", got ${describe(algorithm)}`,
+    );
   }
   const claimed = manifest['content_digest'];
   if (contentDigest === null) {
-    out.add('DIGEST_UNCOMPUTABLE', 'expected a computable event chain to compare with manifest.content_digest, got a broken one');
+    out.add(
+      'DIGEST_UNCOMPUTABLE',
+      'expected a computable event chain to compare with manifest.content_digest, got a broken one',
+    );
   } else if (claimed !== contentDigest) {
-    out.add('DIGEST_MISMATCH', `expected manifest.content_digest to be ${contentDigest}, got ${describe(claimed)}`);
+    out.add(
+      'DIGEST_MISMATCH',
+      `expected manifest.content_digest to be ${contentDigest}, got ${describe(claimed)}`,
+    );
   }
   return out.result();
 }

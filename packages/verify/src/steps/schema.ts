@@ -13,15 +13,26 @@ export function checkSchema(parts: RecordParts): StepResult {
   const out = new StepErrors('schema');
   const { record } = parts;
   if (record === null) {
-    out.add('SCHEMA_NOT_OBJECT', 'expected a record (a JSON object with $schema, manifest, run and events), got something else');
+    out.add(
+      'SCHEMA_NOT_OBJECT',
+      'expected a record (a JSON object with $schema, manifest, run and events), got something else',
+    );
     return out.result();
   }
   const schema = record['$schema'];
   if (typeof schema !== 'string' || !ACCEPTED_SCHEMAS.includes(schema)) {
-    out.add('SCHEMA_UNKNOWN', `expected $schema to be "runback.audit/v2" or "runback.cassette/v1", got ${describe(schema)}`);
+    out.add(
+      'SCHEMA_UNKNOWN',
+      `expected $schema to be "runback.audit/v2" or "runback.cassette/v1", got ${describe(schema)}`,
+    );
   }
-  if (parts.manifest === null) out.add('SCHEMA_MANIFEST', `expected manifest to be an object, got ${describe(record['manifest'])}`);
-  if (parts.run === null) out.add('SCHEMA_RUN', `expected run to be an object, got ${describe(record['run'])}`);
+  if (parts.manifest === null)
+    out.add(
+      'SCHEMA_MANIFEST',
+      `expected manifest to be an object, got ${describe(record['manifest'])}`,
+    );
+  if (parts.run === null)
+    out.add('SCHEMA_RUN', `expected run to be an object, got ${describe(record['run'])}`);
   if (parts.events === null) {
     out.add('SCHEMA_EVENTS', `expected events to be an array, got ${describe(record['events'])}`);
   } else {
@@ -44,15 +55,18 @@ function checkEvents(events: readonly unknown[], out: StepErrors): void {
 }
 
 function eventBaseProblem(event: Record<string, unknown>): string | null {
-  if (event['schema_version'] !== 1) return `expected schema_version 1, got ${describe(event['schema_version'])}`;
+  if (event['schema_version'] !== 1)
+    return `expected schema_version 1, got ${describe(event['schema_version'])}`;
   for (const member of ['span_id', 'type', 'ts_start', 'ts_end'] as const) {
     const value = event[member];
-    if (typeof value !== 'string' || value === '') return `expected ${member} to be a non-empty string, got ${describe(value)}`;
+    if (typeof value !== 'string' || value === '')
+      return `expected ${member} to be a non-empty string, got ${describe(value)}`;
   }
   const parent = event['parent_span_id'];
   if (parent !== null && typeof parent !== 'string') {
     return `expected parent_span_id to be a string or null, got ${describe(parent)}`;
   }
-  if (typeof event['_hash'] !== 'string') return `expected _hash to be a string, got ${describe(event['_hash'])}`;
+  if (typeof event['_hash'] !== 'string')
+    return `expected _hash to be a string, got ${describe(event['_hash'])}`;
   return null;
 }

@@ -30,14 +30,23 @@ export function checkRecordSignature(parts: RecordParts, trust: TrustPolicy): Si
   const errors: VerifyError[] = [];
   const notes: VerifyNote[] = [];
   // Failures keep the precise `expected X, got Y` reason; notes explain the outcome plainly.
-  const message = errorCodeFor(check.outcome) !== undefined ? (check.message ?? defaultMessage(check.outcome)) : defaultMessage(check.outcome);
+  const message =
+    errorCodeFor(check.outcome) !== undefined
+      ? (check.message ?? defaultMessage(check.outcome))
+      : defaultMessage(check.outcome);
   const errorCode = errorCodeFor(check.outcome);
   const noteCode = NOTE_CODES[check.outcome];
   if (errorCode !== undefined) errors.push({ check: 'signature', code: errorCode, message });
   if (noteCode !== undefined) notes.push({ check: 'signature', code: noteCode, message });
   const signer =
-    check.alg === undefined ? undefined : check.keyId === undefined ? { alg: check.alg } : { alg: check.alg, key_id: check.keyId };
-  return signer === undefined ? { outcome: check.outcome, errors, notes } : { outcome: check.outcome, errors, notes, signer };
+    check.alg === undefined
+      ? undefined
+      : check.keyId === undefined
+        ? { alg: check.alg }
+        : { alg: check.alg, key_id: check.keyId };
+  return signer === undefined
+    ? { outcome: check.outcome, errors, notes }
+    : { outcome: check.outcome, errors, notes, signer };
 }
 
 function errorCodeFor(outcome: SignatureOutcome): string | undefined {
