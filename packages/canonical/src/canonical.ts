@@ -405,8 +405,7 @@ function serializeDeep(root: object): string {
  */
 function locateProblem(err: unknown, root: unknown, omit?: string): unknown {
   if (err !== NON_FINITE && err !== BIGINT && err !== CYCLE) {
-    // A RangeError here would mean the stack overflowed despite the depth hand-off; report
-    // it as a cycle only if the input is in fact cyclic.
+    // Not a sentinel (a throwing getter or toJSON, say): not ours to relabel.
     return err;
   }
   const found = findProblem(root, omit);

@@ -47,40 +47,43 @@ type OracleShape =
     }
   | { readonly kind: string; readonly key: string; readonly env: true };
 
+/** How llm and tool events are keyed: the name in the key, the keyed input, the output. */
+const KEYED = {
+  llm: {
+    nameOf: (event: Record<string, unknown>): unknown => {
+      const model = event['model'];
+      return isPlainObject(model) ? model['model_id'] : undefined;
+    },
+    nameLabel: 'model.model_id',
+    inputField: 'request',
+    outputField: 'response',
+  },
+  tool: {
+    nameOf: (event: Record<string, unknown>): unknown => event['tool_name'],
+    nameLabel: 'tool_name',
+    inputField: 'input',
+    outputField: 'output',
+  },
+} as const;
+
 /** Checks an event's oracle members; null for types that have no oracle entry. */
 function oracleShapeOf(event: Record<string, unknown>): OracleShape | null {
   switch (event['type']) {
-    case 'llm': {
-      const model = event['model'];
-      const modelId = isPlainObject(model) ? model['model_id'] : undefined;
-      if (typeof modelId !== 'string') {
-        throw malformed(
-          `expected llm event model.model_id to be a string, got ${describeValue(modelId)}`,
-        );
-      }
-      const projection = parseKeyProjection(event['key_projection']);
-      return {
-        kind: 'llm',
-        keyPrefix: 'llm:' + modelId + ':',
-        inputField: 'request',
-        outputField: 'response',
-        projection,
-      };
-    }
+    case 'llm':
     case 'tool': {
-      const toolName = event['tool_name'];
-      if (typeof toolName !== 'string') {
+      const keyed = KEYED[event['type']];
+      const name = keyed.nameOf(event);
+      if (typeof name !== 'string') {
         throw malformed(
-          `expected tool event tool_name to be a string, got ${describeValue(toolName)}`,
+          `expected ${event['type']} event ${keyed.nameLabel} to be a string, got ${describeValue(name)}`,
         );
       }
-      const projection = parseKeyProjection(event['key_projection']);
       return {
-        kind: 'tool',
-        keyPrefix: 'tool:' + toolName + ':',
-        inputField: 'input',
-        outputField: 'output',
-        projection,
+        kind: event['type'],
+        keyPrefix: event['type'] + ':' + name + ':',
+        inputField: keyed.inputField,
+        outputField: keyed.outputField,
+        projection: parseKeyProjection(event['key_projection']),
       };
     }
     case 'env': {

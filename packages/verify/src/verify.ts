@@ -29,16 +29,7 @@ export type VerifyOptions = TrustPolicy;
 export function verify(record: unknown, options: VerifyOptions = {}): VerifyResult {
   // The options are the caller's own configuration: a malformed one is an error, not a verdict.
   assertTrustPolicy(options);
-  try {
-    return runPipeline(record, options);
-  } catch (err) {
-    // A defect or a hostile object (a throwing getter): never a verdict of valid.
-    return failure({
-      check: 'schema',
-      code: 'VERIFY_UNREADABLE',
-      message: `expected a readable record, got an error while reading it: ${(err as Error)?.message ?? String(err)}`,
-    });
-  }
+  return verifyWithPolicy(record, options);
 }
 
 /**
@@ -50,7 +41,20 @@ export function verifyJson(input: string | Uint8Array, options: VerifyOptions = 
   const parsed = readJsonStrict(input);
   if (!parsed.ok)
     return failure({ check: 'schema', code: parsed.error.code, message: parsed.error.message });
-  return verify(parsed.value, options);
+  return verifyWithPolicy(parsed.value, options);
+}
+
+/** The pipeline behind a last-resort catch: a defect or a hostile object never yields valid. */
+function verifyWithPolicy(record: unknown, options: VerifyOptions): VerifyResult {
+  try {
+    return runPipeline(record, options);
+  } catch (err) {
+    return failure({
+      check: 'schema',
+      code: 'VERIFY_UNREADABLE',
+      message: `expected a readable record, got an error while reading it: ${(err as Error)?.message ?? String(err)}`,
+    });
+  }
 }
 
 function runPipeline(record: unknown, options: VerifyOptions): VerifyResult {

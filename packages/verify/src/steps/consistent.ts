@@ -110,64 +110,30 @@ function checkSeqs(events: readonly unknown[], out: StepErrors): void {
 
 // Rules 3 and 4: at most one run start and one run end; the summary matches them.
 function checkRunPhases(run: JsonObject, events: readonly unknown[], out: StepErrors): void {
-  let start: { event: JsonObject; index: number } | null = null;
-  let end: { event: JsonObject; index: number } | null = null;
+  const found: Partial<Record<RunPhase, PhaseEvent>> = {};
   for (let i = 0; i < events.length; i++) {
     const event = events[i];
     if (!isObject(event) || event['type'] !== 'run') continue;
     const phase = event['phase'];
-    if (phase === 'start') {
-      if (start !== null) {
-        out.add(
-          'CONSISTENT_RUN_PHASES',
-          `expected at most one run start event, got a second at event ${i} (first at ${start.index})`,
-          i,
-        );
-        return;
-      }
-      start = { event, index: i };
-    } else if (phase === 'end') {
-      if (end !== null) {
-        out.add(
-          'CONSISTENT_RUN_PHASES',
-          `expected at most one run end event, got a second at event ${i} (first at ${end.index})`,
-          i,
-        );
-        return;
-      }
-      end = { event, index: i };
+    if (phase !== 'start' && phase !== 'end') continue;
+    const first = found[phase];
+    if (first !== undefined) {
+      out.add(
+        'CONSISTENT_RUN_PHASES',
+        `expected at most one run ${phase} event, got a second at event ${i} (first at ${first.index})`,
+        i,
+      );
+      return;
     }
+    found[phase] = { event, index: i };
   }
 
-  if (end !== null) {
-    const e = end.event;
-    if (run['status'] !== e['status']) {
+  const end = found.end;
+  if (end !== undefined) {
+    if (run['status'] !== end.event['status']) {
       out.add(
         'CONSISTENT_RUN_SUMMARY',
-        `expected run.status to be ${describe(e['status'])} as the run end event says, got ${describe(run['status'])}`,
-        end.index,
-      );
-    }
-    for (const member of ['output', 'error'] as const) {
-      if (run[member] !== undefined && !sameJson(run[member], e[member])) {
-        out.add(
-          'CONSISTENT_RUN_SUMMARY',
-          `expected run.${member} to equal the run end event's ${member}, got a different value`,
-          end.index,
-        );
-      }
-    }
-    if (run['name'] !== undefined && run['name'] !== e['name']) {
-      out.add(
-        'CONSISTENT_RUN_SUMMARY',
-        `expected run.name to be ${describe(e['name'])} as the run end event says, got ${describe(run['name'])}`,
-        end.index,
-      );
-    }
-    if (run['ended_at'] !== undefined && run['ended_at'] !== e['ts_end']) {
-      out.add(
-        'CONSISTENT_RUN_SUMMARY',
-        `expected run.ended_at to be ${describe(e['ts_end'])} (the run end event's ts_end), got ${describe(run['ended_at'])}`,
+        `expected run.status to be ${describe(end.event['status'])} as the run end event says, got ${describe(run['status'])}`,
         end.index,
       );
     }
@@ -177,19 +143,45 @@ function checkRunPhases(run: JsonObject, events: readonly unknown[], out: StepEr
       `expected run.status "running" or absent for a run with no end event, got ${describe(run['status'])}`,
     );
   }
-
-  if (
-    start !== null &&
-    run['started_at'] !== undefined &&
-    run['started_at'] !== start.event['ts_start']
-  ) {
-    out.add(
-      'CONSISTENT_RUN_SUMMARY',
-      `expected run.started_at to be ${describe(start.event['ts_start'])} (the run start event's ts_start), got ${describe(run['started_at'])}`,
-      start.index,
-    );
+  for (const rule of SUMMARY_RULES) {
+    const source = found[rule.phase];
+    const claimed = run[rule.member];
+    if (source === undefined || claimed === undefined) continue;
+    const actual = source.event[rule.eventMember];
+    const agrees = rule.canonical ? sameJson(claimed, actual) : claimed === actual;
+    if (!agrees) {
+      out.add(
+        'CONSISTENT_RUN_SUMMARY',
+        `expected run.${rule.member} to equal the run ${rule.phase} event's ${rule.eventMember}${rule.canonical ? '' : ` ${describe(actual)}`}, got ${rule.canonical ? 'a different value' : describe(claimed)}`,
+        source.index,
+      );
+    }
   }
 }
+
+type RunPhase = 'start' | 'end';
+
+interface PhaseEvent {
+  readonly event: JsonObject;
+  readonly index: number;
+}
+
+/**
+ * Rule 4's optional summary members: when present in `run`, each must equal a member of the run
+ * start or end event (canonically for values, strictly for names and timestamps).
+ */
+const SUMMARY_RULES: readonly {
+  readonly member: string;
+  readonly phase: RunPhase;
+  readonly eventMember: string;
+  readonly canonical: boolean;
+}[] = [
+  { member: 'output', phase: 'end', eventMember: 'output', canonical: true },
+  { member: 'error', phase: 'end', eventMember: 'error', canonical: true },
+  { member: 'name', phase: 'end', eventMember: 'name', canonical: false },
+  { member: 'ended_at', phase: 'end', eventMember: 'ts_end', canonical: false },
+  { member: 'started_at', phase: 'start', eventMember: 'ts_start', canonical: false },
+];
 
 /** Canonical equality (member order ignored); values with no canonical form are unequal. */
 function sameJson(a: unknown, b: unknown): boolean {

@@ -30,14 +30,18 @@ export function checkRecordSignature(parts: RecordParts, trust: TrustPolicy): Si
   const errors: VerifyError[] = [];
   const notes: VerifyNote[] = [];
   // Failures keep the precise `expected X, got Y` reason; notes explain the outcome plainly.
-  const message =
-    errorCodeFor(check.outcome) !== undefined
-      ? (check.message ?? defaultMessage(check.outcome))
-      : defaultMessage(check.outcome);
-  const errorCode = errorCodeFor(check.outcome);
+  const errorCode = ERROR_CODES[check.outcome];
   const noteCode = NOTE_CODES[check.outcome];
-  if (errorCode !== undefined) errors.push({ check: 'signature', code: errorCode, message });
-  if (noteCode !== undefined) notes.push({ check: 'signature', code: noteCode, message });
+  if (errorCode !== undefined) {
+    errors.push({
+      check: 'signature',
+      code: errorCode,
+      message: check.message ?? defaultMessage(check.outcome),
+    });
+  }
+  if (noteCode !== undefined) {
+    notes.push({ check: 'signature', code: noteCode, message: defaultMessage(check.outcome) });
+  }
   const signer =
     check.alg === undefined
       ? undefined
@@ -47,10 +51,6 @@ export function checkRecordSignature(parts: RecordParts, trust: TrustPolicy): Si
   return signer === undefined
     ? { outcome: check.outcome, errors, notes }
     : { outcome: check.outcome, errors, notes, signer };
-}
-
-function errorCodeFor(outcome: SignatureOutcome): string | undefined {
-  return ERROR_CODES[outcome];
 }
 
 function defaultMessage(outcome: SignatureOutcome): string {
