@@ -29,7 +29,28 @@ export default tseslint.config(
   {
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: {
-      globals: { process: 'readonly', console: 'readonly', URL: 'readonly', Buffer: 'readonly' },
+      globals: Object.fromEntries(
+        [
+          'process',
+          'console',
+          'URL',
+          'Buffer',
+          'fetch',
+          'Request',
+          'Response',
+          'Headers',
+          'TextEncoder',
+          'TextDecoder',
+          'crypto',
+          'performance',
+          'structuredClone',
+          'setTimeout',
+          'clearTimeout',
+          'setInterval',
+          'clearInterval',
+          'setImmediate',
+        ].map((name) => [name, 'readonly']),
+      ),
     },
   },
 );

@@ -1,46 +1,163 @@
-// `pnpm demo`: verify the sample records, then show that a one-character edit is caught.
-// Runs the built `runback` CLI exactly as a user would.
-import { spawnSync } from 'node:child_process';
+// `pnpm demo`: the loan-approval example, recorded, verified, tampered with, replayed and
+// diffed — with the built `runback` CLI exactly as a user runs it.
+//   1. the agent (real `openai` client, two tools, a local mock model server) is recorded by the
+//      SDK into a signed record, which verifies with the public key pinned;
+//   2. a one-value edit to a copy is rejected;
+//   3. the same agent, run as a plain program under `runback record`, is replayed with the mock
+//      server stopped and reproduces; a prompt change fails strict replay, completes ordered
+//      replay, and `runback diff` shows exactly that change.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startMockOpenAI } from '../examples/loan-approval-agent/mock-openai-server.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(root, 'packages', 'cli', 'dist', 'bin.js');
-const pubkey = join(root, 'examples', 'keys', 'demo.pub.pem');
-const records = ['loan-approval.json', 'triage-failure.json'].map((f) =>
-  join('examples', 'records', f),
-);
+const example = join(root, 'examples', 'loan-approval-agent');
+const work = mkdtempSync(join(tmpdir(), 'runback-demo-'));
+const show = (path) => relative(root, path) || path;
 
-function runback(args) {
-  console.log(`\n$ runback ${args.join(' ')}`);
-  const run = spawnSync(process.execPath, [cli, ...args], {
-    cwd: root,
-    stdio: ['ignore', 'inherit', 'inherit'],
+/** Runs a command with inherited output; resolves to its exit status. */
+function sh(label, command, args, cwd = root) {
+  console.log(`\n$ ${label}`);
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      cwd,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env },
+    });
+    child.once('close', (status) => {
+      console.log(`(exit ${status})`);
+      resolve(status);
+    });
   });
-  console.log(`(exit ${run.status})`);
-  return run.status;
 }
-
-const intact = runback(['verify', ...records, '--pubkey', 'examples/keys/demo.pub.pem']);
-runback(['inspect', records[0]]);
-
-const dir = mkdtempSync(join(tmpdir(), 'runback-demo-'));
-try {
-  const record = JSON.parse(readFileSync(join(root, records[0]), 'utf8'));
-  record.events[2].output.score = 642; // the credit score the agent saw, quietly lowered
-  const tamperedFile = join(dir, 'loan-approval.tampered.json');
-  writeFileSync(tamperedFile, JSON.stringify(record, null, 2));
-  console.log('\nEdited one value in a copy: events[2].output.score 742 → 642');
-  const tampered = runback(['verify', tamperedFile, '--pubkey', pubkey]);
-  const ok = intact === 0 && tampered === 1;
-  console.log(
-    ok
-      ? '\nDemo OK: intact records verify (exit 0); the edited copy is rejected (exit 1).'
-      : '\nDemo FAILED: unexpected exit codes.',
+const runback = (args) =>
+  sh(
+    `runback ${args.map((a) => (a.startsWith(work) ? show(a).replace(/^.*runback-demo-[^/]+/, '$WORK') : a)).join(' ')}`,
+    process.execPath,
+    [cli, ...args],
   );
-  process.exitCode = ok ? 0 : 1;
+
+const checks = [];
+const expect = (what, status, wanted) =>
+  checks.push({ what, ok: status === wanted, status, wanted });
+
+try {
+  console.log('runback demo: work files in $WORK =', work);
+  expect('keygen', await runback(['keygen', '--out', work, '--name', 'demo']), 0);
+  const key = join(work, 'demo.key.pem');
+  const pub = join(work, 'demo.pub.pem');
+
+  // 1. Recorded with the SDK.
+  const sdkRecord = join(work, 'loan-approval.record.json');
+  expect(
+    'SDK example',
+    await sh(
+      `node examples/loan-approval-agent/main.js --out $WORK/loan-approval.record.json --key $WORK/demo.key.pem`,
+      process.execPath,
+      [join(example, 'main.js'), '--out', sdkRecord, '--key', key],
+    ),
+    0,
+  );
+  expect('verify', await runback(['verify', sdkRecord, '--pubkey', pub]), 0);
+  expect('inspect', await runback(['inspect', sdkRecord]), 0);
+
+  // 2. Tampering.
+  const record = JSON.parse(readFileSync(sdkRecord, 'utf8'));
+  const scored = record.events.find((e) => e.type === 'tool' && e.tool_name === 'get_credit_score');
+  scored.output.score = 799; // the credit score the agent saw, quietly raised
+  const tampered = join(work, 'loan-approval.tampered.json');
+  writeFileSync(tampered, JSON.stringify(record, null, 2));
+  console.log('\nEdited one value in a copy: the credit score the agent saw, 742 → 799');
+  expect('tampered copy rejected', await runback(['verify', tampered, '--pubkey', pub]), 1);
+
+  // 3. Zero-code record, replay and diff.
+  const mock = await startMockOpenAI();
+  const agent = join(example, 'agent.js');
+  const baseline = join(work, 'baseline.json');
+  expect(
+    'runback record',
+    await runback([
+      'record',
+      '--out',
+      baseline,
+      '--key',
+      key,
+      '--',
+      process.execPath,
+      agent,
+      '--base-url',
+      mock.url,
+    ]),
+    0,
+  );
+  await mock.close();
+  console.log(
+    '\nThe mock model server is stopped: from here on, nothing can answer but the record.',
+  );
+  const closed = 'http://127.0.0.1:9/v1';
+  expect(
+    'replay reproduces',
+    await runback([
+      'replay',
+      baseline,
+      '--pubkey',
+      pub,
+      '--',
+      process.execPath,
+      agent,
+      '--base-url',
+      closed,
+    ]),
+    0,
+  );
+  expect(
+    'strict replay of a changed prompt fails',
+    await runback([
+      'replay',
+      baseline,
+      '--',
+      process.execPath,
+      agent,
+      '--base-url',
+      closed,
+      '--prompt-style',
+      'brief',
+    ]),
+    1,
+  );
+  const candidate = join(work, 'candidate.json');
+  expect(
+    'ordered replay completes (and reports the divergence)',
+    await runback([
+      'replay',
+      baseline,
+      '--mode',
+      'ordered',
+      '--out',
+      candidate,
+      '--',
+      process.execPath,
+      agent,
+      '--base-url',
+      closed,
+      '--prompt-style',
+      'brief',
+    ]),
+    1,
+  );
+  expect('diff shows the change', await runback(['diff', baseline, candidate]), 1);
+
+  const failed = checks.filter((c) => !c.ok);
+  console.log(
+    failed.length === 0
+      ? `\nDemo OK: ${checks.length} steps gave the expected exit statuses.`
+      : `\nDemo FAILED: ${failed.map((c) => `${c.what} exited ${c.status}, expected ${c.wanted}`).join('; ')}`,
+  );
+  process.exitCode = failed.length === 0 ? 0 : 1;
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  rmSync(work, { recursive: true, force: true });
 }

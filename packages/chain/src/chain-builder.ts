@@ -1,12 +1,29 @@
-import { GENESIS_HASH, contentDigestOf, eventHash } from './chain.js';
+import { GENESIS_HASH, contentDigestOf, eventHash, eventHashOfCanonical } from './chain.js';
 
 /**
  * Incremental chain for writers: each `append` hashes one event onto the current head, so a
  * recorder seals as it goes and never re-hashes what it already appended.
  */
 export class ChainBuilder {
-  #head: string = GENESIS_HASH;
-  #count = 0;
+  #head: string;
+  #count: number;
+
+  /**
+   * Starts a new chain, or continues one whose head and event count are known (a process that
+   * appends to a journal another process began).
+   */
+  constructor(head: string = GENESIS_HASH, count = 0) {
+    if (typeof head !== 'string' || !(head === GENESIS_HASH || /^[0-9a-f]{64}$/.test(head))) {
+      throw new TypeError(`head: expected "" or 64 lowercase hex characters, got ${String(head)}`);
+    }
+    if (!Number.isSafeInteger(count) || count < 0 || (count === 0) !== (head === GENESIS_HASH)) {
+      throw new TypeError(
+        `count: expected an integer >= 0 that is 0 exactly when head is "", got ${String(count)}`,
+      );
+    }
+    this.#head = head;
+    this.#count = count;
+  }
 
   /**
    * Hashes `event` (its `_hash` member ignored) onto the head and returns the new hash, which
@@ -14,6 +31,22 @@ export class ChainBuilder {
    */
   append(event: object): string {
     this.#head = eventHash(this.#head, event);
+    this.#count++;
+    return this.#head;
+  }
+
+  /**
+   * Appends an event given as its canonical text, `_hash` excluded (`canonical(event)` of an
+   * event without `_hash`). For writers that need that text anyway, to store it: the event is
+   * serialised once, not twice. Returns the new hash.
+   */
+  appendCanonical(text: string): string {
+    if (typeof text !== 'string' || text.charCodeAt(0) !== 0x7b) {
+      throw new TypeError(
+        `text: expected the canonical text of an event object, got ${typeof text}`,
+      );
+    }
+    this.#head = eventHashOfCanonical(this.#head, text);
     this.#count++;
     return this.#head;
   }

@@ -73,6 +73,33 @@ describe('ChainBuilder', () => {
     expect(builder.head).toBe(hashes[2]);
     expect(computeChain(events).hashes).toEqual(hashes);
   });
+
+  it('continues a chain from a known head and count, as one builder would', () => {
+    const whole = new ChainBuilder();
+    for (const e of events) whole.append(e);
+    const first = new ChainBuilder();
+    first.append(events[0] as object);
+    const rest = new ChainBuilder(first.head, first.count);
+    for (const e of events.slice(1)) rest.append(e);
+    expect(rest.head).toBe(whole.head);
+    expect(rest.count).toBe(3);
+    expect(rest.contentDigest).toBe(whole.contentDigest);
+  });
+
+  it('appendCanonical gives the hash append gives for the same event', () => {
+    const a = new ChainBuilder();
+    const b = new ChainBuilder();
+    for (const e of events) expect(b.appendCanonical(canonical(e))).toBe(a.append(e));
+    expect(b.contentDigest).toBe(a.contentDigest);
+    expect(() => b.appendCanonical('[1]')).toThrow(TypeError);
+  });
+
+  it('rejects a head that is not a hash, and a count that contradicts the head', () => {
+    expect(() => new ChainBuilder('xyz')).toThrow(TypeError);
+    expect(() => new ChainBuilder('ab'.repeat(32), 0)).toThrow(/count: expected/);
+    expect(() => new ChainBuilder('', 2)).toThrow(/count: expected/);
+    expect(() => new ChainBuilder('ab'.repeat(32), 1.5)).toThrow(TypeError);
+  });
 });
 
 describe('chain properties', () => {

@@ -27,7 +27,17 @@ export function eventHash(previousHash: string, event: object): string {
       `eventHash: expected previousHash to be a string, got ${typeof previousHash}`,
     );
   }
-  return sha256Hex(previousHash + canonicalWithout(event, HASH_MEMBER));
+  return eventHashOfCanonical(previousHash, canonicalWithout(event, HASH_MEMBER));
+}
+
+/**
+ * The chain step of §3 for an event whose canonical text (without `_hash`) is already known:
+ * sha256_hex(previousHash + canonicalText). A verifier that has proven a stretch of its input
+ * to be that text hashes it directly instead of serializing the parsed event again. The caller
+ * vouches for `canonicalText`; nothing here checks it.
+ */
+export function eventHashOfCanonical(previousHash: string, canonicalText: string): string {
+  return sha256Hex(previousHash + canonicalText);
 }
 
 /** The content digest of a chain whose last hash is `head` ("" for no events). */

@@ -23,3 +23,17 @@ export function parseCommandArgs<const T extends ParseArgsConfig>(
     throw usageError('USAGE_BAD_ARGUMENTS', messageOf(err));
   }
 }
+
+/**
+ * Splits `runback <command> [flags] -- PROGRAM [ARGS...]` at the first "--": the flags, and the
+ * program to run with its own arguments (never parsed as runback flags).
+ */
+export function splitAtDoubleDash(argv: readonly string[]): {
+  readonly flags: readonly string[];
+  readonly program: readonly string[];
+} {
+  const split = argv.indexOf('--');
+  return split === -1
+    ? { flags: argv, program: [] }
+    : { flags: argv.slice(0, split), program: argv.slice(split + 1) };
+}

@@ -54,7 +54,9 @@ describe('runCli: help, version, dispatch', () => {
     const io = fakeIO();
     expect(await runCli(['sgin'], io)).toBe(64);
     expect(io.err()).toContain('unknown command "sgin"; did you mean "sign"?');
-    expect(io.err()).toContain('Commands: verify, sign, inspect, keygen.');
+    expect(io.err()).toContain(
+      'Commands: verify, sign, record, replay, recover, diff, inspect, keygen.',
+    );
     expect(io.out()).toBe('');
   });
 

@@ -20,6 +20,22 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'seal and sign a record, then verify it before writing',
     load: () => import('./commands/sign.js'),
   },
+  record: {
+    summary: 'run a program as a recorded run and write its sealed, signed record',
+    load: () => import('./commands/record.js'),
+  },
+  replay: {
+    summary: 'run a program against its record and prove the output reproduces',
+    load: () => import('./commands/replay.js'),
+  },
+  recover: {
+    summary: 'rebuild the record of an interrupted run from its journal',
+    load: () => import('./commands/recover.js'),
+  },
+  diff: {
+    summary: 'compare two runs semantically: changed, added and removed steps',
+    load: () => import('./commands/diff.js'),
+  },
   inspect: {
     summary: 'summarize a record: run, models, tokens, tools, errors, chain status',
     load: () => import('./commands/inspect.js'),
@@ -53,6 +69,8 @@ Example:
   runback sign run.json --key keys/runback.key.pem --out record.json
   runback verify record.json --pubkey keys/runback.pub.pem
   runback inspect record.json
+  runback record --out run.json --key keys/runback.key.pem -- node agent.js
+  runback recover run.json.journal --key keys/runback.key.pem
 
 Exit status:
   0   success (verify: valid)
@@ -60,7 +78,8 @@ Exit status:
       (sign: output would not verify; keygen: key file exists) or could not write
   2   unverified (verify): intact, but the signer is not a pinned key
   64  usage error: unknown command or flag, missing or unreadable file or key
-  70  internal error: a bug in runback — please report it`;
+  70  internal error: a bug in runback — please report it
+  runback record exits with the recorded command's own status once the record is written.`;
 }
 
 /**

@@ -1,6 +1,8 @@
 // Shared test helpers: an in-memory CommandIO, a realistic run to seal, temp directories.
 import type { CommandIO } from '@runback/verify/cli';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
@@ -148,3 +150,34 @@ export function realisticRun(): {
 }
 
 export const GENERATED_AT = '2026-06-14T02:47:14.000Z';
+
+/** The built CLI. */
+export const BUILT_CLI = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+
+/** What a CLI run printed and how it exited. */
+export interface CliRun {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Runs the built CLI without blocking this process (a test's HTTP server must keep answering
+ * while it runs), with NO_COLOR set and `env` added.
+ */
+export function runbackAsync(
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<CliRun> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BUILT_CLI, ...args], {
+      env: { ...process.env, NO_COLOR: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}

@@ -34,9 +34,11 @@ export { signaturePayload } from './payload.js';
 
 /** Sealing and signing records. */
 export {
+  buildManifest,
   sealRecord,
   signRecord,
   type Ed25519Signature,
+  type ManifestFacts,
   type HmacSignature,
   type RecordSignature,
   type SealInput,

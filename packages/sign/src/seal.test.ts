@@ -9,7 +9,7 @@ import { RUN_ID, refCanonical, refSha256, sampleInput } from './fixtures.test-su
 import { keyId } from './key-id.js';
 import { privateKeyToPem, publicKeyFromPem, publicKeyToPem } from './keys.js';
 import { signaturePayload } from './payload.js';
-import { sealRecord, signRecord, type Signer } from './seal.js';
+import { buildManifest, sealRecord, signRecord, type Signer } from './seal.js';
 
 const GENERATED_AT = '2026-06-14T02:47:16.000Z';
 const pair = generateEd25519KeyPair(new Uint8Array(32).fill(11));
@@ -375,5 +375,42 @@ describe('signRecord', () => {
       ),
     ).toBe('RECORD_INVALID');
     expect(codeOf(() => signRecord(record, { alg: 'none' } as never))).toBe('SIGNER_INVALID');
+  });
+});
+
+describe('buildManifest', () => {
+  it('gives the manifest sealRecord writes for the same digests', () => {
+    const record = sealRecord(sampleInput(), { generatedAt: GENERATED_AT, signer: ed25519Signer });
+    const m = record.manifest;
+    const built = buildManifest(
+      {
+        runId: m.run_id,
+        generatedAt: m.generated_at,
+        eventCount: m.event_count,
+        contentDigest: m.content_digest,
+        cassetteDigest: m.replay.cassette_digest,
+        entryCount: m.replay.entry_count,
+      },
+      ed25519Signer,
+    );
+    expect(JSON.stringify(built)).toBe(JSON.stringify(m));
+  });
+
+  it('signs HMAC-SHA256 over "content:cassette", and is unsigned without a signer', () => {
+    const facts = {
+      runId: 'r',
+      generatedAt: GENERATED_AT,
+      eventCount: 0,
+      contentDigest: 'aa',
+      cassetteDigest: 'bb',
+      entryCount: 0,
+    };
+    expect(buildManifest(facts, { alg: 'HMAC-SHA256', key: 'k' }).signature?.value).toBe(
+      createHmac('sha256', 'k').update('aa:bb').digest('hex'),
+    );
+    const unsigned = buildManifest(facts);
+    expect(unsigned.signed).toBe(false);
+    expect('signature' in unsigned).toBe(false);
+    expect(() => buildManifest(facts, { alg: 'RSA' } as unknown as Signer)).toThrow(SignError);
   });
 });

@@ -183,23 +183,61 @@ export function sealRecord(input: SealInput, options: SealOptions): SealedRecord
 
   const cassette = cassetteDigest(events);
   const contentDigest = chain.contentDigest;
-  const manifest: SealedManifest = {
-    run_id: runId,
-    generated_at: options.generatedAt,
-    event_count: events.length,
+  const manifest = buildManifest(
+    {
+      runId,
+      generatedAt: options.generatedAt,
+      eventCount: events.length,
+      contentDigest,
+      cassetteDigest: cassette.digest,
+      entryCount: cassette.entryCount,
+    },
+    signer,
+  );
+  return { $schema: RECORD_SCHEMA, manifest, run, events };
+}
+
+/** What a manifest states: the run id, when it was sealed, and the digests of its events. */
+export interface ManifestFacts {
+  readonly runId: string;
+  /** `manifest.generated_at`: the caller supplies the time (the trust core reads no clock). */
+  readonly generatedAt: string;
+  readonly eventCount: number;
+  readonly contentDigest: string;
+  readonly cassetteDigest: string;
+  readonly entryCount: number;
+}
+
+/**
+ * The manifest for digests already computed (by sealRecord, or incrementally by a recorder),
+ * signed when a signer is given. One function, so every writer emits the same members in the
+ * same order and signs the same payload.
+ *
+ * @throws {SignError} `SIGNER_INVALID` or a key error for a bad signer.
+ */
+export function buildManifest(facts: ManifestFacts, signer?: Signer | undefined): SealedManifest {
+  const checked = signer === undefined ? undefined : checkSigner(signer);
+  return {
+    run_id: facts.runId,
+    generated_at: facts.generatedAt,
+    event_count: facts.eventCount,
     algorithm: 'sha256-chain',
-    content_digest: contentDigest,
+    content_digest: facts.contentDigest,
     replay: {
-      cassette_digest: cassette.digest,
-      entry_count: cassette.entryCount,
+      cassette_digest: facts.cassetteDigest,
+      entry_count: facts.entryCount,
       algorithm: 'oracle-chain/sha256',
     },
-    signed: signer !== undefined,
-    ...(signer === undefined
+    signed: checked !== undefined,
+    ...(checked === undefined
       ? {}
-      : { signature: signatureFor(signaturePayload(contentDigest, cassette.digest), signer) }),
+      : {
+          signature: signatureFor(
+            signaturePayload(facts.contentDigest, facts.cassetteDigest),
+            checked,
+          ),
+        }),
   };
-  return { $schema: RECORD_SCHEMA, manifest, run, events };
 }
 
 /**

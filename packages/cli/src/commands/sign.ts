@@ -7,9 +7,9 @@ import { makeStyle, useColor, type CommandIO } from '@runback/verify/cli';
 import type { Command } from '../command.js';
 import { parseCommandArgs } from '../command.js';
 import { CliError, EXIT, isCodedDataError, messageOf, usageError } from '../errors.js';
-import { atomicWrite } from '../fs/atomic-write.js';
+import { atomicWrite } from '@runback/sdk';
 import { readSignInput } from '../sign/input.js';
-import { loadSigner, type LoadedSigner } from '../sign/signer.js';
+import { SIGNER_OPTIONS, loadSigner, verifiesAsSigned, type LoadedSigner } from '../sign/signer.js';
 
 const usage = `Usage: runback sign INPUT [--out FILE] [--key PEM_FILE | --hmac-key K | --hmac-key-file F]
                     [--generated-at ISO] [--json]
@@ -44,9 +44,7 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
     strict: true,
     options: {
       out: { type: 'string' },
-      key: { type: 'string' },
-      'hmac-key': { type: 'string' },
-      'hmac-key-file': { type: 'string' },
+      ...SIGNER_OPTIONS,
       'generated-at': { type: 'string' },
       json: { type: 'boolean', default: false },
     },
@@ -107,7 +105,7 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
   const text = JSON.stringify(record, null, 2) + '\n';
 
   const result = verifyJson(text, loaded.trust);
-  if (!verifiesAsExpected(result, loaded)) throw notVerifiable(inputName, result);
+  if (!verifiesAsSigned(result, loaded)) throw notVerifiable(inputName, result);
 
   if (out === undefined) {
     io.stdout(text);
@@ -130,12 +128,6 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
     write(formatReport(report, makeStyle(useColor(io))));
   }
   return EXIT.ok;
-}
-
-/** Signed output must be `valid`; unsigned output must be intact and `unsigned`. */
-function verifiesAsExpected(result: VerifyResult, loaded: LoadedSigner): boolean {
-  if (loaded.signer !== undefined) return result.verdict === 'valid';
-  return result.integrity && result.checks.signature === 'unsigned';
 }
 
 function notVerifiable(name: string, result: VerifyResult): CliError {

@@ -1,7 +1,7 @@
 // The signer of `runback sign`, from its flags, and the trust policy that must call the
 // signed output `valid`: the signer's own public key pinned, or the HMAC key itself.
 import { keyId, privateKeyFromPem, publicKeyFromPrivateKey, type Signer } from '@runback/sign';
-import type { VerifyOptions } from '@runback/verify';
+import type { VerifyOptions, VerifyResult } from '@runback/verify';
 import type { CommandIO } from '@runback/verify/cli';
 import { messageOf, usageError } from '../errors.js';
 
@@ -14,6 +14,13 @@ export interface LoadedSigner {
   /** The Ed25519 key id, for the report. */
   readonly keyId: string | undefined;
 }
+
+/** The flags that choose a signer, for parseArgs: one of them at most. */
+export const SIGNER_OPTIONS = {
+  key: { type: 'string' },
+  'hmac-key': { type: 'string' },
+  'hmac-key-file': { type: 'string' },
+} as const;
 
 export interface SignerFlags {
   readonly key?: string | undefined;
@@ -93,4 +100,13 @@ function stripOneNewline(bytes: Uint8Array): Uint8Array {
   if (end > 0 && bytes[end - 1] === 0x0a) end--;
   if (end > 0 && bytes[end - 1] === 0x0d) end--;
   return bytes.subarray(0, end);
+}
+
+/**
+ * Whether a record the CLI wrote verifies as it must: `valid` when signed (the signer's own key
+ * is pinned in `trust`), intact and `unsigned` when no key was given.
+ */
+export function verifiesAsSigned(result: VerifyResult, loaded: LoadedSigner): boolean {
+  if (loaded.signer !== undefined) return result.verdict === 'valid';
+  return result.integrity && result.checks.signature === 'unsigned';
 }

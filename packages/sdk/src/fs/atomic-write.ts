@@ -4,7 +4,7 @@
 // the old file or the new one, never half of one; a failure leaves no temporary file behind.
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { link, open, rename, stat, unlink } from 'node:fs/promises';
+import { link, open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { fileExists } from './exists.js';
 
@@ -20,10 +20,17 @@ export interface AtomicWriteOptions {
   readonly overwrite?: boolean;
 }
 
+/**
+ * What {@link atomicWrite} writes: text, bytes, or pieces of text produced one at a time (a
+ * large record is streamed from its journal, never held in memory whole).
+ */
+export type AtomicWriteData =
+  string | Uint8Array | Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
+
 /** Writes `data` to `path` atomically. */
 export async function atomicWrite(
   path: string,
-  data: string | Uint8Array,
+  data: AtomicWriteData,
   options: AtomicWriteOptions = {},
 ): Promise<void> {
   const overwrite = options.overwrite ?? true;
@@ -37,7 +44,7 @@ export async function atomicWrite(
   try {
     try {
       if (mode !== undefined) await handle.chmod(mode);
-      await handle.writeFile(data);
+      await writeAll(handle, data);
       await handle.sync();
     } finally {
       await handle.close();
@@ -52,6 +59,30 @@ export async function atomicWrite(
     if (!placed) await unlink(temp).catch(() => undefined);
   }
   await syncDirectory(dir);
+}
+
+async function writeAll(handle: FileHandle, data: AtomicWriteData): Promise<void> {
+  if (typeof data === 'string' || data instanceof Uint8Array) {
+    await handle.writeFile(data);
+    return;
+  }
+  // Pieces are gathered into writes of about 1 MiB: one syscall per event would be slow.
+  let batch: (string | Uint8Array)[] = [];
+  let size = 0;
+  const flush = async () => {
+    if (batch.length === 0) return;
+    await handle.writeFile(
+      Buffer.concat(batch.map((p) => (typeof p === 'string' ? Buffer.from(p) : p))),
+    );
+    batch = [];
+    size = 0;
+  };
+  for await (const piece of data) {
+    batch.push(piece);
+    size += piece.length;
+    if (size >= 1 << 20) await flush();
+  }
+  await flush();
 }
 
 /**

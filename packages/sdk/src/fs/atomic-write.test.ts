@@ -59,3 +59,31 @@ describe('atomicWrite', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 });
+
+describe('atomicWrite with streamed pieces', () => {
+  it('writes pieces from a sync or async iterable in order, past the batch size', async () => {
+    const dir = tempDir();
+    const big = 'x'.repeat(700_000);
+    await atomicWrite(join(dir, 'sync'), ['a', new TextEncoder().encode('b'), big, 'c']);
+    async function* pieces() {
+      yield big;
+      yield 'é';
+      yield big;
+    }
+    await atomicWrite(join(dir, 'async'), pieces());
+    expect(readFileSync(join(dir, 'sync'), 'utf8')).toBe(`ab${big}c`);
+    expect(readFileSync(join(dir, 'async'), 'utf8')).toBe(`${big}é${big}`);
+  });
+
+  it('leaves the old file and no temp file when the source fails midway', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'target'), 'old');
+    async function* failing() {
+      yield 'new';
+      throw new Error('source broke');
+    }
+    await expect(atomicWrite(join(dir, 'target'), failing())).rejects.toThrow('source broke');
+    expect(readFileSync(join(dir, 'target'), 'utf8')).toBe('old');
+    expect(readdirSync(dir)).toEqual(['target']);
+  });
+});

@@ -1,0 +1,148 @@
+// `runback recover`: rebuild the record of an interrupted run from its journal (issue 3,
+// item 7): every event that reached the journal, a run-end event with status `error` and error
+// name `Interrupted`, sealed, signed, verified, and a report of what was recovered.
+import { RunbackError, fileExists, sealJournal, type SealJournalReport } from '@runback/sdk';
+import { verifyJson } from '@runback/verify';
+import { makeStyle, useColor, type CommandIO } from '@runback/verify/cli';
+import { readFile } from 'node:fs/promises';
+import type { Command } from '../command.js';
+import { parseCommandArgs } from '../command.js';
+import { CliError, EXIT, messageOf, usageError } from '../errors.js';
+import { SIGNER_OPTIONS, loadSigner, verifiesAsSigned } from '../sign/signer.js';
+
+const usage = `Usage: runback recover JOURNAL [--out FILE] [--force]
+                       [--key PEM_FILE | --hmac-key K | --hmac-key-file F] [--json]
+
+Rebuild a record from the journal of a run that did not finish (the process was killed,
+crashed, or the machine went down). Every event that reached the journal is kept; a torn
+final line (a write the crash cut short) is dropped; a run-end event with status "error"
+and error name "Interrupted" is added; the record is sealed, signed, written atomically and
+verified. The journal is left in place.
+
+Options:
+  --out FILE           the record to write (default: JOURNAL without ".journal")
+  --force              replace FILE if it exists (default: refuse)
+  --key PEM_FILE       sign with this Ed25519 private key (from runback keygen)
+  --hmac-key K         sign with HMAC-SHA256 under the shared secret K
+  --hmac-key-file F    read the HMAC secret from F
+  --json               print the report as JSON
+  -h, --help           show this help
+
+Exit status: 0 recovered and verified, 1 the journal is damaged inside (the error names the
+line) or the record could not be written or verified, 64 usage error.`;
+
+async function run(argv: readonly string[], io: CommandIO): Promise<number> {
+  const { values, positionals } = parseCommandArgs({
+    args: [...argv],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      out: { type: 'string' },
+      force: { type: 'boolean', default: false },
+      ...SIGNER_OPTIONS,
+      json: { type: 'boolean', default: false },
+    },
+  });
+  if (positionals.length !== 1) {
+    throw usageError(
+      'USAGE_JOURNAL',
+      `expected one JOURNAL file, got ${positionals.length === 0 ? 'none' : positionals.length}`,
+      'Example: runback recover run.json.journal --key keys/runback.key.pem',
+    );
+  }
+  const journal = positionals[0] as string;
+  const out =
+    values.out ?? (journal.endsWith('.journal') ? journal.slice(0, -'.journal'.length) : undefined);
+  if (out === undefined || out === '') {
+    throw usageError('USAGE_NO_OUT', `expected --out FILE: ${journal} does not end in ".journal"`);
+  }
+  if (!(await fileExists(journal))) {
+    throw usageError('USAGE_NO_JOURNAL', `cannot read ${journal}: no such file`);
+  }
+  if (!values.force && (await fileExists(out))) {
+    throw new CliError('RECOVER_OUTPUT_EXISTS', `refusing to replace ${out}, which exists`, {
+      hint: 'Pass --out to write elsewhere, or --force to replace it.',
+    });
+  }
+  const loaded = await loadSigner(values, io);
+
+  let report: SealJournalReport;
+  try {
+    report = await sealJournal(journal, { out, signer: loaded.signer });
+  } catch (err) {
+    if (err instanceof RunbackError) {
+      throw new CliError(`RECOVER_${err.code}`, err.message, {
+        hint:
+          err.code === 'JOURNAL_CORRUPT'
+            ? 'The journal was changed or damaged after it was written; nothing was recovered.'
+            : 'Check that the file is a runback journal (FILE.json.journal).',
+      });
+    }
+    if ((err as NodeJS.ErrnoException).code !== undefined) {
+      throw new CliError('RECOVER_IO', `cannot recover ${journal}: ${messageOf(err)}`);
+    }
+    throw err;
+  }
+
+  const verification = verifyJson(await readFile(out), loaded.trust);
+  const ok = verifiesAsSigned(verification, loaded);
+  const summary = {
+    out,
+    journal,
+    run_id: report.runId,
+    recovered_events: report.recoveredEvents,
+    event_types: report.eventTypes,
+    interrupted: report.interrupted,
+    appended_run_end: report.appendedEnd,
+    dropped_torn_line: report.droppedTornLine ?? null,
+    event_count: report.manifest.event_count,
+    signed: report.manifest.signed,
+    verdict: verification.verdict,
+  };
+  if (values.json) io.stdout(JSON.stringify(summary) + '\n');
+  else io.stdout(formatReport(summary, makeStyle(useColor(io))));
+  if (!ok) {
+    throw new CliError(
+      'RECOVER_NOT_VERIFIABLE',
+      `the recovered record ${out} does not verify (${verification.verdict})`,
+      {
+        details: { verification },
+      },
+    );
+  }
+  return EXIT.ok;
+}
+
+function formatReport(
+  s: {
+    out: string;
+    run_id: string;
+    recovered_events: number;
+    event_types: Readonly<Record<string, number>>;
+    interrupted: boolean;
+    dropped_torn_line: number | null;
+    event_count: number;
+    signed: boolean;
+    verdict: string;
+  },
+  style: ReturnType<typeof makeStyle>,
+): string {
+  const types = Object.entries(s.event_types)
+    .map(([type, n]) => `${n} ${type}`)
+    .join(', ');
+  return [
+    `${style.green('✓')} Recovered ${s.run_id} → ${s.out}`,
+    `  events     ${s.recovered_events} from the journal (${types})`,
+    `  run end    ${s.interrupted ? 'added: status error, Interrupted' : 'the journal had one; sealed as it ended'}`,
+    ...(s.dropped_torn_line === null
+      ? []
+      : [
+          `  dropped    line ${s.dropped_torn_line}: a torn final line (a write cut short by the crash)`,
+        ]),
+    `  record     ${s.event_count} events, ${s.signed ? 'signed' : style.yellow('unsigned (pass --key to sign)')}`,
+    `  verified   ${s.verdict}`,
+    '',
+  ].join('\n');
+}
+
+export const command: Command = { usage, run };

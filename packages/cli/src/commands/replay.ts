@@ -1,0 +1,237 @@
+// `runback replay`: run a program again with its recorded calls answering, and prove that it
+// reproduces its record (issue 4, items 2 and 3). The replay machinery is the SDK's (the same
+// preload as `runback record`, with RUNBACK_REPLAY set); this wires flags, reads the records
+// and reports.
+import {
+  REPLAY_MODES,
+  RunbackError,
+  compareRuns,
+  diffJson,
+  recordCommand,
+  type JsonChange,
+  type ReplayMode,
+  type ReplayReport,
+} from '@runback/sdk';
+import { readJsonStrict, verifyJson, type VerifyResult } from '@runback/verify';
+import { makeStyle, useColor, type CommandIO } from '@runback/verify/cli';
+import { randomBytes } from 'node:crypto';
+import { readFile, unlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Command } from '../command.js';
+import { parseCommandArgs, splitAtDoubleDash } from '../command.js';
+import { CliError, EXIT, messageOf, usageError } from '../errors.js';
+import { formatChanges } from '../format/changes.js';
+import { loadSigner } from '../sign/signer.js';
+import { loadTrust } from '../replay/trust.js';
+
+const usage = `Usage: runback replay RECORD [--mode strict|ordered|live-on-miss] [--out FILE]
+                      [--pubkey PEM_FILE]... [--key PEM_FILE] [--json] -- COMMAND [ARGS...]
+
+Run COMMAND again with every model, tool, fetch, clock, randomness and UUID call answered
+from RECORD (no network, no API key, no cost), record the replayed run, and compare it with
+RECORD: the replay reproduces when its cassette digest equals the recorded one and its output
+(exit status, stdout, stderr) is the same. For Node programs, through the same preload as
+runback record. RECORD is verified first; a record that does not verify is refused.
+
+Modes:
+  strict         every call must match a recorded call's key (default); a call that does not
+                 fails loudly, naming the nearest recorded call and the request difference
+  ordered        the n-th call of a kind and name gets the n-th recorded answer, so a changed
+                 program completes and runback diff shows what it changed
+  live-on-miss   unmatched calls go live (fork the run with another model or prompt); the new
+                 record names its parent in its run-start metadata (replay_of)
+
+Options:
+  --out FILE         keep the replayed run's record here (default: a temporary file, removed)
+  --pubkey PEM_FILE  a public key RECORD must be signed by (repeatable); without one an intact
+                     record is replayed as unverified
+  --key PEM_FILE     sign the replayed run's record with this Ed25519 private key
+  --json             print the report as one JSON line on standard error
+  -h, --help         show this help
+
+The program's output passes through unchanged; the report goes to standard error.
+
+Exit status: 0 reproduced, 1 diverged, 2 RECORD could not be used (unreadable, not a record,
+or it does not verify), 64 usage error.`;
+
+async function run(argv: readonly string[], io: CommandIO): Promise<number> {
+  const { flags, program: commandLine } = splitAtDoubleDash(argv);
+  const { values, positionals } = parseCommandArgs({
+    args: [...flags],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      mode: { type: 'string', default: 'strict' },
+      out: { type: 'string' },
+      pubkey: { type: 'string', multiple: true },
+      key: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  if (positionals.length !== 1) {
+    throw usageError(
+      'USAGE_RECORD',
+      `expected one RECORD before "--", got ${positionals.length === 0 ? 'none' : positionals.length}`,
+      'Example: runback replay baseline.json -- node agent.js',
+    );
+  }
+  if (commandLine.length === 0) {
+    throw usageError('USAGE_NO_COMMAND', 'expected a command to replay after "--", got none');
+  }
+  const mode = values.mode as ReplayMode;
+  if (!REPLAY_MODES.includes(mode)) {
+    throw usageError(
+      'USAGE_BAD_MODE',
+      `expected --mode to be one of ${REPLAY_MODES.join(', ')}, got ${JSON.stringify(values.mode)}`,
+    );
+  }
+  const recordPath = positionals[0] as string;
+  const trust = await loadTrust(values.pubkey ?? [], io);
+  const signer = await loadSigner({ key: values.key }, io);
+
+  const bytes = await readRecordBytes(recordPath, io);
+  const verification = verifyJson(bytes, trust);
+  if (verification.verdict === 'invalid') {
+    const first = verification.errors[0];
+    throw new CliError(
+      'REPLAY_RECORD_INVALID',
+      `refusing to replay ${recordPath}: it does not verify (${first === undefined ? 'invalid' : `${first.check}: ${first.message}`})`,
+      { exitCode: 2, hint: `Run "runback verify ${recordPath}" for the details.` },
+    );
+  }
+  const recorded = parseRecord(bytes, recordPath);
+  const start = recorded.events.find((e) => e['type'] === 'run' && e['phase'] === 'start');
+
+  const out =
+    values.out ??
+    join(tmpdir(), `runback-replay-${process.pid}-${randomBytes(6).toString('hex')}.json`);
+  const [command, ...args] = commandLine as [string, ...string[]];
+  const stdoutDecoder = new TextDecoder();
+  const stderrDecoder = new TextDecoder();
+  try {
+    try {
+      await recordCommand({
+        command,
+        args,
+        out,
+        signer: signer.signer,
+        name: String(start?.['name'] ?? command),
+        replay: {
+          path: recordPath,
+          mode,
+          of: {
+            run_id: recorded.manifest.run_id,
+            content_digest: recorded.manifest.content_digest,
+            cassette_digest: recorded.manifest.replay.cassette_digest,
+            mode,
+          },
+        },
+        onStdout: (chunk) => io.stdout(stdoutDecoder.decode(chunk, { stream: true })),
+        onStderr: (chunk) => io.stderr(stderrDecoder.decode(chunk, { stream: true })),
+      });
+    } catch (err) {
+      if (err instanceof RunbackError) throw new CliError(`REPLAY_${err.code}`, err.message);
+      throw err;
+    }
+    const replayed = parseRecord(await readFile(out), out);
+    const report = compareRuns(recorded, replayed, mode, verification, undefined);
+    const outputDiff = diffJson(report.recorded.output, report.replayed.output);
+    if (values.json) {
+      io.stderr(
+        JSON.stringify({
+          record: recordPath,
+          out: values.out ?? null,
+          ...report,
+          output_diff: outputDiff,
+        }) + '\n',
+      );
+    } else {
+      io.stderr(
+        formatReport(
+          report,
+          recordPath,
+          verification,
+          outputDiff,
+          values.out,
+          makeStyle(useColor(io)),
+        ),
+      );
+    }
+    return report.status === 'reproduced' ? EXIT.ok : EXIT.invalid;
+  } finally {
+    if (values.out === undefined) await unlink(out).catch(() => undefined);
+  }
+}
+
+interface ParsedRecord {
+  readonly manifest: {
+    run_id: string;
+    content_digest: string;
+    replay: { cassette_digest: string; entry_count: number };
+  };
+  readonly run: Record<string, unknown>;
+  readonly events: Record<string, unknown>[];
+}
+
+async function readRecordBytes(path: string, io: CommandIO): Promise<Uint8Array> {
+  try {
+    return await io.readInput(path);
+  } catch (err) {
+    throw new CliError('REPLAY_UNREADABLE', `cannot read ${path}: ${messageOf(err)}`, {
+      exitCode: 2,
+    });
+  }
+}
+
+function parseRecord(bytes: Uint8Array, path: string): ParsedRecord {
+  const parsed = readJsonStrict(bytes);
+  if (!parsed.ok)
+    throw new CliError('REPLAY_NOT_JSON', `${path} is not JSON: ${parsed.error.message}`, {
+      exitCode: 2,
+    });
+  return parsed.value as ParsedRecord;
+}
+
+type Style = ReturnType<typeof makeStyle>;
+
+function formatReport(
+  report: ReplayReport,
+  recordPath: string,
+  verification: VerifyResult,
+  outputDiff: readonly JsonChange[],
+  out: string | undefined,
+  style: Style,
+): string {
+  const lines: string[] = [];
+  const d = report.divergence;
+  if (report.status === 'reproduced') {
+    lines.push(`${style.green('✓ REPRODUCED')}  ${recordPath}  (${report.mode} replay)`);
+  } else if (d !== null) {
+    const why = {
+      request: 'the request differs',
+      output: 'the answer differs',
+      missing: 'the replay stopped making calls',
+      extra: 'the replay made a call the record does not hold',
+    }[d.reason];
+    lines.push(
+      `${style.red('✗ DIVERGED')} at call ${d.call} (${d.kind}${d.kind === d.name ? '' : ` ${d.name}`}): ${why}  (${report.mode} replay of ${recordPath})`,
+    );
+    lines.push(...formatChanges('request', d.input, 12), ...formatChanges('answer', d.output, 12));
+  } else {
+    lines.push(
+      `${style.red('✗ DIVERGED')}  ${recordPath}  (${report.mode} replay): the calls match, the output does not`,
+    );
+  }
+  lines.push(
+    `  record     ${verification.verdict}${verification.verdict === 'unverified' ? style.dim(' (intact; pass --pubkey to prove its signer)') : ''}`,
+    `  calls      ${report.recorded.entryCount} recorded, ${report.replayed.entryCount} in the replay`,
+    `  cassette   ${report.cassetteMatches ? style.green('same') : style.red('differs')}  ${report.recorded.cassetteDigest.slice(0, 16)}… ${report.cassetteMatches ? '=' : '≠'} ${report.replayed.cassetteDigest.slice(0, 16)}…`,
+    `  output     ${report.outputMatches ? style.green('same') : style.red('differs')}`,
+  );
+  if (!report.outputMatches) lines.push(...formatChanges('', outputDiff, 12).map((l) => `  ${l}`));
+  if (out !== undefined) lines.push(`  replay     ${out}`);
+  return lines.join('\n') + '\n';
+}
+
+export const command: Command = { usage, run };

@@ -1,0 +1,60 @@
+// Errors the SDK raises on purpose, each with a stable code (house rule 4). Bad arguments from
+// the caller are TypeErrors labelled with the argument; failures of a run, a journal or a write
+// are RunbackErrors.
+
+/** Stable codes of {@link RunbackError}. */
+export type RunbackErrorCode =
+  /** An option or argument has the wrong shape. */
+  | 'ARG_INVALID'
+  /** The run has already ended: nothing more can be recorded in it. */
+  | 'RUN_ENDED'
+  /** A value the agent produced has no JSON form (NaN, Infinity, BigInt, a cycle). */
+  | 'VALUE_NOT_JSON'
+  /** The journal file does not start with a runback journal header. */
+  | 'JOURNAL_HEADER_INVALID'
+  /** An interior journal line is not a sealed event of this run. */
+  | 'JOURNAL_CORRUPT'
+  /** The journal holds no run-start event, so there is no run to recover. */
+  | 'JOURNAL_EMPTY'
+  /** The journal's run has already ended and was sealed; there is nothing to recover. */
+  | 'JOURNAL_COMPLETE'
+  /** The target file exists and overwriting was not asked for. */
+  | 'OUTPUT_EXISTS'
+  /** A replayed call that no recorded call answers (strict or ordered replay). */
+  | 'REPLAY_MISS'
+  /** The record to replay does not verify, or is not a record. */
+  | 'REPLAY_RECORD_INVALID'
+  /** A call in a replay that its integration cannot answer from the record. */
+  | 'REPLAY_UNSUPPORTED';
+
+/** A failure of recording, journaling or recovery, with a stable code. */
+export class RunbackError extends Error {
+  readonly code: RunbackErrorCode;
+
+  constructor(code: RunbackErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'RunbackError';
+    this.code = code;
+  }
+}
+
+/** A TypeError whose message names the argument, as `expected X, got Y`. */
+export function argError(name: string, expected: string, got: unknown): TypeError {
+  return Object.assign(new TypeError(`${name}: expected ${expected}, got ${describe(got)}`), {
+    code: 'ARG_INVALID' as const,
+  });
+}
+
+/** A short description of a value for error messages. */
+export function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return value.length > 40 ? 'a long string' : JSON.stringify(value);
+  if (typeof value === 'object') return 'an object';
+  return typeof value === 'number' || typeof value === 'boolean' ? String(value) : typeof value;
+}
+
+/** The message of any thrown value. */
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

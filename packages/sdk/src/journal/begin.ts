@@ -1,0 +1,104 @@
+// Starting a run whose events another process adds (`runback record`): the journal gets its
+// header and the run-start event here; a preloaded child appends its events; sealJournal adds
+// the run-end event and writes the record.
+import { isoNow, realRandomUUID } from '../internal-globals.js';
+import { Redactor, type RedactionOptions } from '../redact/index.js';
+import { ActiveRun } from '../run/active-run.js';
+import { eventBase } from '../run/event-base.js';
+import { snapshot } from '../run/snapshot.js';
+import { NO_CAPTURE, type CaptureEnvOptions } from '../env/settings.js';
+import { childRecordingEnv } from '../preload/env.js';
+import { JOURNAL_VERSION } from './format.js';
+import { JournalWriter } from './writer.js';
+
+/** What {@link beginJournalRun} needs. */
+export interface JournalRunInit {
+  /** The journal file to create (it must not exist). */
+  readonly journal: string;
+  readonly name: string;
+  readonly input?: unknown;
+  readonly metadata?: Record<string, unknown>;
+  readonly runId?: string;
+  /** fsync each event (crash safety). Default true. */
+  readonly sync?: boolean;
+  readonly redact?: RedactionOptions | false;
+}
+
+/** A run begun in a journal. */
+export interface JournalRun {
+  readonly runId: string;
+  readonly journal: string;
+  /**
+   * The environment variables that make a Node child process started with the SDK preload
+   * (see {@link preloadSpecifier}) append its calls to this run.
+   */
+  childEnv(capture?: boolean | CaptureEnvOptions): Record<string, string>;
+}
+
+/** Creates the journal with its header and run-start event. */
+export function beginJournalRun(init: JournalRunInit): JournalRun {
+  const runId = init.runId ?? `run_${realRandomUUID().replace(/-/g, '').slice(0, 16)}`;
+  const sync = init.sync ?? true;
+  // Checked before the journal exists: a journal left with only its header would block the
+  // next attempt (OUTPUT_EXISTS) and hold nothing to recover (JOURNAL_EMPTY).
+  const input = snapshot(init.input, 'run input') ?? null;
+  const metadata = snapshot(init.metadata, 'run metadata');
+  const redactor = new Redactor(init.redact === false ? { enabled: false } : init.redact);
+  const writer = JournalWriter.create(
+    init.journal,
+    {
+      runback_journal: JOURNAL_VERSION,
+      run_id: runId,
+      created_at: isoNow(),
+      writer: '@runback/sdk',
+    },
+    { sync },
+  );
+  let head = '';
+  try {
+    const run = new ActiveRun({
+      runId,
+      rootSpanId: 'run',
+      sink: { write: (text) => writer.append(text) },
+      redactor,
+      capture: NO_CAPTURE,
+    });
+    const now = isoNow();
+    run.emit({
+      ...eventBase(
+        { runId, spanId: 'run', parentSpanId: null, seq: run.nextSeq(), tsStart: now, tsEnd: now },
+        'run',
+      ),
+      phase: 'start',
+      name: init.name,
+      status: 'running',
+      input,
+      output: null,
+      error: null,
+      ...(metadata === undefined ? {} : { metadata }),
+    });
+    head = run.finish().contentDigest;
+  } finally {
+    writer.close();
+  }
+  return {
+    runId,
+    journal: init.journal,
+    childEnv: (capture = true) =>
+      childRecordingEnv({
+        journal: init.journal,
+        runId,
+        chainHead: head,
+        chainCount: 1,
+        firstSeq: 1,
+        parentSpan: 'run',
+        sync,
+        capture,
+      }),
+  };
+}
+
+/** The module specifier of the SDK preload, for `node --import`. */
+export function preloadSpecifier(): string {
+  return import.meta.resolve('@runback/sdk/preload');
+}

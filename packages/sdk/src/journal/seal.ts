@@ -1,0 +1,260 @@
+// Sealing a journal into a record (issue 3, item 7): `runback recover` after a crash, and
+// `runback record` once its program has exited. The journal is read twice, streaming: pass 1
+// checks every line and computes the digests (memory stays bounded by the largest event), pass 2
+// copies the checked lines into the record file. The journal itself is never modified.
+import type { Signer } from '@runback/sign';
+import { atomicWrite } from '../fs/atomic-write.js';
+import { RunbackError } from '../errors.js';
+import type { EventError } from '../events.js';
+import { isoNow } from '../internal-globals.js';
+import {
+  buildManifest,
+  recordPieces,
+  runSummary,
+  type Manifest,
+  type RunPhaseEvent,
+  type RunSummary,
+} from '../record/assemble.js';
+import { eventBase } from '../run/event-base.js';
+import { Redactor, type RedactionOptions } from '../redact/index.js';
+import { IncrementalSealer } from '../run/sealer.js';
+import { sortedMembers } from '../run/sorted.js';
+import { headerProblem } from './format.js';
+import { readLines } from './lines.js';
+
+/** How a run without a run-end event in its journal ended. */
+export interface JournalRunEnd {
+  readonly status: 'success' | 'error';
+  readonly output?: unknown;
+  readonly error?: EventError | null;
+  readonly metadata?: Record<string, unknown>;
+}
+
+/** Options of {@link sealJournal}. */
+export interface SealJournalOptions {
+  /** The record file to write (atomically). */
+  readonly out: string;
+  readonly signer?: Signer | undefined;
+  /**
+   * The run-end event's content when the journal has none. Default: the run was interrupted
+   * (status `error`, error name `Interrupted`).
+   */
+  readonly end?: JournalRunEnd;
+  /** Redaction of the added run-end event (default: on, built-in rules). */
+  readonly redact?: RedactionOptions | false;
+}
+
+/** What sealing a journal found and wrote. */
+export interface SealJournalReport {
+  readonly path: string;
+  readonly runId: string;
+  /** Events read from the journal (the appended run-end event not counted). */
+  readonly recoveredEvents: number;
+  /** Events by type, as read from the journal. */
+  readonly eventTypes: Readonly<Record<string, number>>;
+  /** Whether a run-end event was added (false when the journal already had one). */
+  readonly appendedEnd: boolean;
+  /** Whether the appended run-end says the run was interrupted. */
+  readonly interrupted: boolean;
+  /** The 1-based number of a torn final line that was dropped, if any. */
+  readonly droppedTornLine: number | undefined;
+  readonly manifest: Manifest;
+  readonly summary: RunSummary;
+}
+
+type RunPhase = RunPhaseEvent & { readonly span_id: string };
+
+/** Checks a journal, adds a run-end event if it has none, and writes the sealed record. */
+export async function sealJournal(
+  journalPath: string,
+  options: SealJournalOptions,
+): Promise<SealJournalReport> {
+  const scan = await scanJournal(journalPath);
+  const { sealer, start } = scan;
+  let endText: string | undefined;
+  let end = scan.end;
+  const interrupted = end === undefined && options.end === undefined;
+  if (end === undefined) {
+    const given = options.end ?? {
+      status: 'error' as const,
+      output: null,
+      error: {
+        name: 'Interrupted',
+        message: `the run stopped before it ended; recovered from its journal (${scan.count} events)`,
+      },
+      metadata: { recovered_at: isoNow() },
+    };
+    // The added event is redacted like every other (a program's stdout can hold a key).
+    const redactor = new Redactor(options.redact === false ? { enabled: false } : options.redact);
+    const output = redactor.redact(given.output ?? null, '/output');
+    const error = redactor.redact(given.error ?? null, '/error');
+    const ownSites = [...output.sites, ...error.sites];
+    const redactions = [
+      ...scan.redactions,
+      ...ownSites.map((site) => `/events/${scan.count}${site}`),
+    ];
+    const metadata = sortedMembers({
+      ...given.metadata,
+      ...(ownSites.length === 0 ? {} : { redacted: ownSites }),
+      ...(redactions.length === 0 ? {} : { redactions }),
+    });
+    const event = {
+      ...eventBase(
+        {
+          runId: scan.runId,
+          spanId: start.span_id,
+          parentSpanId: null,
+          seq: scan.maxSeq + 1,
+          tsStart: start.ts_start,
+          // Interrupted: the last moment the run is known to have been alive.
+          tsEnd: interrupted ? scan.lastTsEnd : isoNow(),
+        },
+        'run',
+      ),
+      phase: 'end' as const,
+      name: start.name,
+      status: given.status,
+      input: null,
+      output: output.value,
+      error: error.value,
+      ...(Object.keys(metadata).length === 0 ? {} : { metadata }),
+    };
+    endText = sealer.add(event);
+    end = event;
+  }
+  const digests = sealer.finish();
+  const summary = runSummary(start, end);
+  const manifest = buildManifest(scan.runId, digests, isoNow(), options.signer);
+
+  async function* texts(): AsyncGenerator<string> {
+    let copied = 0;
+    for await (const line of readLines(journalPath)) {
+      if (line.number === 1) continue;
+      if (copied === scan.count) break;
+      yield line.text;
+      copied++;
+    }
+    if (copied !== scan.count) {
+      throw new RunbackError(
+        'JOURNAL_CORRUPT',
+        `journal ${journalPath} changed while it was being sealed: expected ${scan.count} events, read ${copied}`,
+      );
+    }
+    if (endText !== undefined) yield endText;
+  }
+  await atomicWrite(options.out, recordPieces(manifest, summary, texts()));
+
+  return {
+    path: options.out,
+    runId: scan.runId,
+    recoveredEvents: scan.count,
+    eventTypes: scan.types,
+    appendedEnd: endText !== undefined,
+    interrupted,
+    droppedTornLine: scan.tornLine,
+    manifest,
+    summary,
+  };
+}
+
+/** Pass 1: every line checked, the chain recomputed, the run's start and end found. */
+async function scanJournal(path: string) {
+  const sealer = new IncrementalSealer();
+  const seqs = new Set<number>();
+  const types: Record<string, number> = {};
+  const redactions: string[] = [];
+  let runId: string | undefined;
+  let start: RunPhase | undefined;
+  let end: RunPhase | undefined;
+  let count = 0;
+  let maxSeq = -1;
+  let lastTsEnd = '';
+  let tornLine: number | undefined;
+  const corrupt = (number: number, what: string) =>
+    new RunbackError('JOURNAL_CORRUPT', `journal ${path}, line ${number}: ${what}`);
+
+  for await (const line of readLines(path)) {
+    if (line.number === 1) {
+      let header: unknown;
+      try {
+        header = JSON.parse(line.text);
+      } catch {
+        header = undefined;
+      }
+      const problem = line.terminated ? headerProblem(header) : 'the header line is incomplete';
+      if (problem !== undefined) {
+        throw new RunbackError(
+          'JOURNAL_HEADER_INVALID',
+          `${path} is not a runback journal: ${problem}`,
+        );
+      }
+      runId = (header as { run_id: string }).run_id;
+      continue;
+    }
+    if (!line.terminated) {
+      // A write cut short by the crash: never acknowledged, so not an event of the run.
+      tornLine = line.number;
+      break;
+    }
+    let event: Record<string, unknown>;
+    try {
+      event = JSON.parse(line.text) as Record<string, unknown>;
+    } catch (err) {
+      throw corrupt(
+        line.number,
+        `expected a JSON event, got text that does not parse (${(err as Error).message})`,
+      );
+    }
+    if (typeof event !== 'object' || event === null || Array.isArray(event)) {
+      throw corrupt(line.number, 'expected a JSON object event');
+    }
+    if (event['run_id'] !== runId) {
+      throw corrupt(
+        line.number,
+        `expected run_id ${JSON.stringify(runId)}, got ${JSON.stringify(event['run_id'])}`,
+      );
+    }
+    const seq = event['seq'];
+    if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 0 || seqs.has(seq)) {
+      throw corrupt(line.number, `expected a unique integer seq >= 0, got ${JSON.stringify(seq)}`);
+    }
+    if (end !== undefined) throw corrupt(line.number, 'expected no event after the run-end event');
+    if (!sealer.addSealed(event as { seq: number })) {
+      throw corrupt(
+        line.number,
+        'expected _hash to continue the event chain; the line was altered',
+      );
+    }
+    seqs.add(seq);
+    maxSeq = Math.max(maxSeq, seq);
+    const type = String(event['type']);
+    types[type] = (types[type] ?? 0) + 1;
+    if (typeof event['ts_end'] === 'string') lastTsEnd = event['ts_end'];
+    const redacted = (event['metadata'] as { redacted?: unknown } | undefined)?.redacted;
+    if (Array.isArray(redacted)) {
+      for (const site of redacted)
+        if (typeof site === 'string') redactions.push(`/events/${count}${site}`);
+    }
+    if (type === 'run' && event['phase'] === 'start') {
+      if (start !== undefined)
+        throw corrupt(line.number, 'expected one run-start event, got a second');
+      start = event as unknown as RunPhase;
+    } else if (type === 'run' && event['phase'] === 'end') {
+      end = event as unknown as RunPhase;
+    }
+    count++;
+  }
+  if (runId === undefined) {
+    throw new RunbackError(
+      'JOURNAL_HEADER_INVALID',
+      `${path} is empty: expected a journal header line`,
+    );
+  }
+  if (start === undefined) {
+    throw new RunbackError(
+      'JOURNAL_EMPTY',
+      `journal ${path} holds no run-start event: there is no run to recover`,
+    );
+  }
+  return { sealer, runId, start, end, count, maxSeq, lastTsEnd, tornLine, types, redactions };
+}

@@ -1,0 +1,93 @@
+// Appending to a journal. Each append is one write() of the whole line followed by fsync, done
+// synchronously: when an append returns, the event is on disk, and no later event can reach the
+// file before it. Opened with O_APPEND, so a child process (`runback record`) and its parent can
+// append to one journal without overwriting each other.
+import { closeSync, constants, fsyncSync, openSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { RunbackError } from '../errors.js';
+import type { JournalHeader } from './format.js';
+
+/** An open journal file. */
+export class JournalWriter {
+  readonly path: string;
+  readonly #sync: boolean;
+  #fd: number | undefined;
+
+  private constructor(path: string, fd: number, sync: boolean) {
+    this.path = path;
+    this.#fd = fd;
+    this.#sync = sync;
+  }
+
+  /**
+   * Creates a new journal holding `header`; fails with OUTPUT_EXISTS when the file exists.
+   * `sync: false` skips the fsync after each append (a scratch journal that only carries events
+   * between processes, where crash safety was not asked for).
+   */
+  static create(
+    path: string,
+    header: JournalHeader,
+    options: { sync?: boolean } = {},
+  ): JournalWriter {
+    let fd: number;
+    try {
+      fd = openSync(
+        path,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND,
+        0o600,
+      );
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
+        throw new RunbackError(
+          'OUTPUT_EXISTS',
+          `journal ${path} already exists: an earlier run was interrupted; run "runback recover ${path}" or remove it`,
+        );
+      }
+      throw err;
+    }
+    const writer = new JournalWriter(path, fd, options.sync ?? true);
+    writer.append(JSON.stringify(header));
+    syncDirectory(dirname(path));
+    return writer;
+  }
+
+  /** Opens an existing journal to append to it (the `runback record` preload in the child). */
+  static openForAppend(path: string, options: { sync?: boolean } = {}): JournalWriter {
+    return new JournalWriter(
+      path,
+      openSync(path, constants.O_WRONLY | constants.O_APPEND),
+      options.sync ?? true,
+    );
+  }
+
+  /** Appends one line (which must hold no newline); with sync (the default), waits until it is on disk. */
+  append(line: string): void {
+    if (this.#fd === undefined) {
+      throw new RunbackError('RUN_ENDED', `journal ${this.path} is closed`);
+    }
+    const bytes = Buffer.from(line + '\n', 'utf8');
+    let offset = 0;
+    while (offset < bytes.length) offset += writeSync(this.#fd, bytes, offset);
+    if (this.#sync) fsyncSync(this.#fd);
+  }
+
+  /** Closes the file. Safe to call twice. */
+  close(): void {
+    if (this.#fd === undefined) return;
+    closeSync(this.#fd);
+    this.#fd = undefined;
+  }
+}
+
+/** Flushes a directory entry so a newly created file survives a crash (where supported). */
+function syncDirectory(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, constants.O_RDONLY);
+    fsyncSync(fd);
+  } catch {
+    // Some platforms and file systems cannot open or fsync a directory.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}

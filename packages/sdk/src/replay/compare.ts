@@ -1,0 +1,83 @@
+// Proof of reproduction (issue 4, item 2): a replay reproduces its record when the replayed
+// run's cassette digest equals the recorded `manifest.replay.cassette_digest` and its output
+// equals the recorded output canonically. When it does not, the first divergence is located:
+// the first position in the two oracle streams (seq order) where the calls differ.
+import { canonical } from '@runback/canonical';
+import { diffJson, type JsonChange } from '../diff/json-diff.js';
+import { RecordedCassette, type RecordedCall } from './cassette.js';
+import { recordedInput } from './source.js';
+
+/** Where a replayed run first departs from its record. */
+export interface Divergence {
+  /** 1-based position in the oracle stream (the n-th model, tool or env call). */
+  readonly call: number;
+  readonly kind: string;
+  readonly name: string;
+  /**
+   * `request`: the n-th calls were asked different things; `output`: same request, different
+   * answer (a call that went live); `missing`: the replay made fewer calls; `extra`: more.
+   */
+  readonly reason: 'request' | 'output' | 'missing' | 'extra';
+  readonly recordedSeq: number | null;
+  readonly replayedSeq: number | null;
+  readonly input: readonly JsonChange[];
+  readonly output: readonly JsonChange[];
+}
+
+/** Finds the first call at which two event lists' oracle streams differ, or null. */
+export function firstDivergence(
+  recorded: readonly unknown[],
+  replayed: readonly unknown[],
+): Divergence | null {
+  const a = new RecordedCassette(recorded).calls;
+  const b = new RecordedCassette(replayed).calls;
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x === undefined || y === undefined) {
+      const only = (x ?? y) as RecordedCall;
+      return {
+        call: i + 1,
+        kind: only.kind,
+        name: only.name,
+        reason: x === undefined ? 'extra' : 'missing',
+        recordedSeq: x?.seq ?? null,
+        replayedSeq: y?.seq ?? null,
+        input: [],
+        output: [],
+      };
+    }
+    const outputChanges = diffJson(oracleOutput(x), oracleOutput(y));
+    if (x.kind === y.kind && x.key === y.key && outputChanges.length === 0) continue;
+    return {
+      call: i + 1,
+      kind: x.kind,
+      name: x.name,
+      reason: x.kind === y.kind && x.key === y.key ? 'output' : 'request',
+      recordedSeq: x.seq,
+      replayedSeq: y.seq,
+      input: diffJson(recordedInput(x), recordedInput(y)),
+      output: outputChanges,
+    };
+  }
+  return null;
+}
+
+/** Whether two run outputs are equal as the format compares them (canonically). */
+export function sameOutput(a: unknown, b: unknown): boolean {
+  return canonical(a ?? null) === canonical(b ?? null);
+}
+
+/** The oracle output of a call: what replay serves (format §4.1). */
+function oracleOutput(call: RecordedCall): unknown {
+  const event = call.event;
+  if (event['type'] === 'llm') return event['response'] ?? { error: withoutStack(event['error']) };
+  if (event['type'] === 'tool') return event['output'] ?? { error: withoutStack(event['error']) };
+  return event['output'];
+}
+
+function withoutStack(error: unknown): unknown {
+  if (typeof error !== 'object' || error === null) return error ?? null;
+  const { stack: _stack, ...rest } = error as Record<string, unknown>;
+  return rest;
+}

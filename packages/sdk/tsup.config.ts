@@ -1,0 +1,29 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  // index: recorder, tools, environment capture, journal and recovery. openai, anthropic, ai:
+  // the integrations, each behind its own subpath so that the client packages stay optional
+  // peers. preload: the module `runback record` loads with NODE_OPTIONS=--import.
+  entry: {
+    index: 'src/index.ts',
+    openai: 'src/integrations/openai/index.ts',
+    anthropic: 'src/integrations/anthropic/index.ts',
+    ai: 'src/integrations/ai/index.ts',
+    preload: 'src/preload/index.ts',
+  },
+  format: ['esm'],
+  target: 'es2022',
+  platform: 'node',
+  dts: {
+    entry: {
+      index: 'src/index.ts',
+      openai: 'src/integrations/openai/index.ts',
+      anthropic: 'src/integrations/anthropic/index.ts',
+      ai: 'src/integrations/ai/index.ts',
+    },
+  },
+  sourcemap: true,
+  clean: true,
+  splitting: true,
+  removeNodeProtocol: false,
+});
