@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { publicKeyFromPem } from '@runback/sign';
 import { verifyJson } from '@runback/verify';
-import { tempDir } from './support.js';
+import { runNode, tempDir } from './support.js';
 
 const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const AGENT = fileURLToPath(new URL('./fixtures/journaling-agent.mjs', import.meta.url));
@@ -54,20 +54,6 @@ async function runAndKill(out: string, stopAfter: number, extraDelayMs: number):
   });
   await exited;
   return lastDone;
-}
-
-/** Runs node with `args` and collects its output. */
-function runNode(
-  args: string[],
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('close', (status) => resolve({ status, stdout, stderr }));
-  });
 }
 
 describe('SIGKILL at random points, then runback recover', () => {

@@ -161,6 +161,14 @@ export interface CliRun {
   readonly stderr: string;
 }
 
+/** Runs node with `args` without blocking this process. */
+export function runNode(
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<CliRun> {
+  return runProcess(process.execPath, args, env);
+}
+
 /**
  * Runs the built CLI without blocking this process (a test's HTTP server must keep answering
  * while it runs), with NO_COLOR set and `env` added.
@@ -169,8 +177,16 @@ export function runbackAsync(
   args: readonly string[],
   env: Record<string, string> = {},
 ): Promise<CliRun> {
+  return runProcess(process.execPath, [BUILT_CLI, ...args], env);
+}
+
+function runProcess(
+  command: string,
+  args: readonly string[],
+  env: Record<string, string>,
+): Promise<CliRun> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BUILT_CLI, ...args], {
+    const child = spawn(command, args, {
       env: { ...process.env, NO_COLOR: '1', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
