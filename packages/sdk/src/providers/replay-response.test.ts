@@ -49,6 +49,15 @@ function agentAgainst(baseURL: string) {
     const message = await anthropic.messages
       .stream({ model: CLAUDE_MODEL, messages, max_tokens: 64 })
       .finalMessage();
+    // Every raw stream event the client yields, to compare in order after the replay.
+    const messageStream = await collect(
+      await anthropic.messages.create({
+        model: CLAUDE_MODEL,
+        messages,
+        max_tokens: 64,
+        stream: true,
+      }),
+    );
     const refused = await rejectionOf(
       openai.chat.completions.create({ model: CHAT_MODEL, messages, temperature: 9 }),
     );
@@ -74,6 +83,7 @@ function agentAgainst(baseURL: string) {
       chatStream,
       responses,
       message,
+      messageStream,
       refused: [(refused as InstanceType<typeof OpenAI.APIError>).status, String(refused)],
       dropped: dropped instanceof Error,
       // The error body itself, not the client's message: the client writes an in-band error
@@ -93,6 +103,7 @@ describe('replaying provider calls', () => {
       { sse: CHAT_STREAM },
       { sse: RESPONSE_STREAM },
       { sse: MESSAGE_STREAM },
+      { sse: MESSAGE_STREAM },
       {
         json: openaiError('temperature: expected at most 2', 'invalid_request_error'),
         status: 400,
@@ -103,7 +114,7 @@ describe('replaying provider calls', () => {
     const url = server().url;
     const written = await recordToFile(agentAgainst(url));
     expect(written.verdict.verdict).toBe('valid');
-    expect(written.llm).toHaveLength(7);
+    expect(written.llm).toHaveLength(8);
     await server().close();
 
     const { report, output, error } = await replay({ path: written.path }, agentAgainst(url), {
@@ -112,7 +123,15 @@ describe('replaying provider calls', () => {
     expect(error).toBeUndefined();
     expect(report.misses).toEqual([]);
     expect(report.unserved).toBe(0);
+    // Same values, and every stream re-emitted chunk for chunk in the recorded order.
     expect(output).toEqual(written.output);
+    const streams = output as {
+      chatStream: unknown[];
+      responses: unknown[];
+      messageStream: unknown[];
+    };
+    expect(streams.chatStream.length).toBeGreaterThan(1);
+    expect(streams.messageStream.length).toBeGreaterThan(1);
     expect(report.cassetteMatches).toBe(true);
     expect(report.status).toBe('reproduced');
   });

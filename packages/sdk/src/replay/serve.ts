@@ -28,18 +28,33 @@ export function keyedInput(run: ActiveRun, value: unknown): unknown {
   return run.replay === undefined ? value : run.redactor.redact(value).value;
 }
 
-/** A recorded `{name, message, stack?}` error as an Error to throw in the replayed run. */
+/**
+ * A recorded `{name, message, stack?}` error as an Error to throw in the replayed run: an
+ * instance of the built-in class its name names (`TypeError`, `RangeError`, …), else an Error
+ * carrying that name, with the recorded stack (or none) so that the replayed event stores the
+ * same error as the recorded one.
+ */
 export function recordedError(error: unknown): Error {
   const stored = (typeof error === 'object' && error !== null ? error : {}) as Record<
     string,
     unknown
   >;
-  const err = new Error(
-    typeof stored['message'] === 'string' ? stored['message'] : 'recorded error',
-  );
-  err.name = typeof stored['name'] === 'string' ? stored['name'] : 'Error';
-  // The stack too, exactly as recorded (or none): the replayed event must store the same error.
+  const message = typeof stored['message'] === 'string' ? stored['message'] : 'recorded error';
+  const name = typeof stored['name'] === 'string' ? stored['name'] : 'Error';
+  const BuiltIn = BUILT_IN_ERRORS.find((type) => type.prototype.name === name);
+  const err = BuiltIn === undefined ? new Error(message) : new BuiltIn(message);
+  if (BuiltIn === undefined) err.name = name;
   err.stack =
     typeof stored['stack'] === 'string' ? stored['stack'] : (undefined as unknown as string);
   return err;
 }
+
+const BUILT_IN_ERRORS: readonly ErrorConstructor[] = [
+  Error,
+  TypeError,
+  RangeError,
+  SyntaxError,
+  ReferenceError,
+  EvalError,
+  URIError,
+];

@@ -47,7 +47,7 @@ export function errorMetadataOf(err: unknown): Record<string, unknown> | undefin
  * retryability, body, parsed error and retry headers from `metadata`. Returns the same object.
  */
 export function asAiSdkError(err: Error, metadata: Readonly<Record<string, unknown>> = {}): Error {
-  if (!err.name.startsWith('AI_')) return asBuiltInError(err);
+  if (!err.name.startsWith('AI_')) return err;
   const fields = err as unknown as Record<string | symbol, unknown>;
   fields[Symbol.for(AI_SDK_MARKER)] = true;
   fields[Symbol.for(`${AI_SDK_MARKER}.${err.name}`)] = true;
@@ -69,30 +69,6 @@ export function asAiSdkError(err: Error, metadata: Readonly<Record<string, unkno
   });
   return err;
 }
-
-/**
- * A recorded error named after one of JavaScript's own error classes is made an instance of that
- * class again, its name inherited rather than its own member, as a thrown TypeError's is: an
- * agent that tests `instanceof TypeError`, or compares errors member by member, sees the error
- * it saw when recorded.
- */
-function asBuiltInError(err: Error): Error {
-  const builtIn = BUILT_IN_ERRORS.find((type) => type.prototype.name === err.name);
-  if (builtIn === undefined) return err;
-  Object.setPrototypeOf(err, builtIn.prototype);
-  if (Object.hasOwn(err, 'name')) delete (err as { name?: string }).name;
-  return err;
-}
-
-const BUILT_IN_ERRORS = [
-  Error,
-  TypeError,
-  RangeError,
-  SyntaxError,
-  ReferenceError,
-  EvalError,
-  URIError,
-] as const;
 
 /**
  * A recorded stream error part's `error`, as the stream carried it: the `{name, message}` that
