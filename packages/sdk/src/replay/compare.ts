@@ -49,6 +49,24 @@ export function firstDivergence(
     }
     const outputChanges = diffJson(oracleOutput(x), oracleOutput(y));
     if (x.kind === y.kind && x.key === y.key && outputChanges.length === 0) continue;
+    // One call inserted or left out, the rest in step: say so, naming that call.
+    const same = (call: RecordedCall | undefined, other: RecordedCall) =>
+      call !== undefined && call.kind === other.kind && call.key === other.key;
+    const inserted = same(b[i + 1], x); // the replay made y, then went on as recorded
+    const skipped = same(a[i + 1], y); // the replay left x out
+    if (inserted || skipped) {
+      const only = inserted ? y : x;
+      return {
+        call: i + 1,
+        kind: only.kind,
+        name: only.name,
+        reason: inserted ? 'extra' : 'missing',
+        recordedSeq: inserted ? null : x.seq,
+        replayedSeq: inserted ? y.seq : null,
+        input: [],
+        output: [],
+      };
+    }
     return {
       call: i + 1,
       kind: x.kind,

@@ -69,6 +69,7 @@ export type ReplayInput = { readonly path: string } | string | Uint8Array | obje
 interface RecordShape {
   readonly manifest: {
     readonly run_id: string;
+    readonly content_digest: string;
     readonly replay: { readonly cassette_digest: string; readonly entry_count: number };
   };
   readonly run: Record<string, unknown>;
@@ -161,6 +162,7 @@ export async function replay<T>(
     metadata: {
       replay_of: {
         run_id: record.manifest.run_id,
+        content_digest: record.manifest.content_digest,
         cassette_digest: record.manifest.replay.cassette_digest,
         mode,
       },
