@@ -206,6 +206,14 @@ describe('Redactor: options', () => {
     expect(redactor.isSecretName('api_key')).toBe(true);
   });
 
+  it('a custom pattern applies to short strings too (the built-in rules skip them)', () => {
+    expect(new Redactor({ patterns: [/^\d{4}$/] }).redact({ pin: 1, code: '1234' }).value).toEqual({
+      pin: 1,
+      code: '[REDACTED]',
+    });
+    expect(new Redactor().redact({ code: '1234' }).value).toEqual({ code: '1234' });
+  });
+
   it('custom patterns are replaced inside strings, with their own flags', () => {
     const redactor = new Redactor({ patterns: [/acme-[0-9]{6}/i, /(["'])internal\1/] });
     expect(redactor.redactString('ids ACME-123456 and acme-654321')).toBe(

@@ -9,6 +9,7 @@
 import { canonical, canonicalOrder } from '@runback/canonical';
 import { ChainBuilder, HASH_MEMBER } from '@runback/chain';
 import { CassetteBuilder } from '@runback/replay-digest';
+import { eventCanonical } from './known-text.js';
 import { sortedMembers } from './sorted.js';
 
 const SKIPPED = Symbol('skipped');
@@ -44,8 +45,9 @@ export class IncrementalSealer {
    */
   add(event: { readonly seq: number }): string {
     const ordered = sortedMembers(event);
-    // Serialised once: the same text is hashed onto the chain and, with `_hash`, stored.
-    const text = canonical(ordered);
+    // Serialised once, from the members' known texts: the same text is hashed onto the chain
+    // and, with `_hash`, stored.
+    const text = eventCanonical(ordered as Record<string, unknown>);
     const hash = this.#chain.appendCanonical(text);
     this.#pending.set(event.seq, ordered);
     this.#release();

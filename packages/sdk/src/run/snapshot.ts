@@ -4,6 +4,7 @@
 // Infinity with a clear error), naming where they are.
 import { CanonicalError, canonical } from '@runback/canonical';
 import { RunbackError } from '../errors.js';
+import { rememberText } from './known-text.js';
 
 /**
  * A JSON deep copy of `value` (undefined stays undefined), its members in canonical order: it is
@@ -24,5 +25,7 @@ export function snapshot(value: unknown, label: string): unknown {
     }
     throw err;
   }
-  return JSON.parse(text) as unknown;
+  const copy = JSON.parse(text) as unknown;
+  if (typeof copy === 'object' && copy !== null) rememberText(copy, text);
+  return copy;
 }
