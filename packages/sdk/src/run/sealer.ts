@@ -6,7 +6,7 @@
 // equal keys in the order the calls were made. A call that started earlier can finish later;
 // the sealer holds such events back and feeds them to the cassette once every smaller seq has
 // arrived. Only calls still in flight are held: memory is bounded by concurrency, not run length.
-import { canonical, canonicalOrder } from '@runback/canonical';
+import { canonicalOrder } from '@runback/canonical';
 import { ChainBuilder, HASH_MEMBER } from '@runback/chain';
 import { CassetteBuilder } from '@runback/replay-digest';
 import { eventCanonical } from './known-text.js';
