@@ -19,13 +19,22 @@ function agent(calls) {
         {
           provider: 'openai',
           modelId: 'gpt-4o-mini',
-          request: { messages: [{ role: 'user', content: `step ${i}: what next?` }], params: { temperature: 0 } },
+          request: {
+            messages: [{ role: 'user', content: `step ${i}: what next?` }],
+            params: { temperature: 0 },
+          },
         },
         async () => ({ text: `call tool ${i}` }),
-        (r) => ({ response: { text: r.text, finish_reason: 'stop', tool_calls: [] }, usage: { input_tokens: 12, output_tokens: 4, total_tokens: 16 } }),
+        (r) => ({
+          response: { text: r.text, finish_reason: 'stop', tool_calls: [] },
+          usage: { input_tokens: 12, output_tokens: 4, total_tokens: 16 },
+        }),
         (recorded) => ({ text: recorded.response.text }),
       );
-      const result = await tool('lookup', { i, ask: reply.text }, async ({ i: n }) => ({ n, value: n * 2 }));
+      const result = await tool('lookup', { i, ask: reply.text }, async ({ i: n }) => ({
+        n,
+        value: n * 2,
+      }));
       total += result.value;
     }
     return { total };
@@ -53,12 +62,16 @@ export async function benchReplay(results, { calls = 10_000, rounds = 3 } = {}) 
   const dir = mkdtempSync(join(tmpdir(), 'runback-bench-replay-'));
   try {
     const path = join(dir, 'record.json');
-    const recorded = await withPeakHeap(() => record({ name: 'bench-agent', out: path }, agent(calls)));
+    const recorded = await withPeakHeap(() =>
+      record({ name: 'bench-agent', out: path }, agent(calls)),
+    );
     const runs = [];
     for (let round = 0; round < rounds; round++) {
       const r = await withPeakHeap(() => replay({ path }, agent(calls)));
       if (r.value.report.status !== 'reproduced') {
-        throw new Error(`the benchmark replay diverged: ${JSON.stringify(r.value.report.divergence)}`);
+        throw new Error(
+          `the benchmark replay diverged: ${JSON.stringify(r.value.report.divergence)}`,
+        );
       }
       runs.push(r);
     }
@@ -73,9 +86,13 @@ export async function benchReplay(results, { calls = 10_000, rounds = 3 } = {}) 
     };
     const r = results.replay;
     const f = (n) => n.toFixed(1).padStart(8);
-    console.log(`(d) replay of a ${calls.toLocaleString('en')}-call record (strict; median of ${rounds})`);
+    console.log(
+      `(d) replay of a ${calls.toLocaleString('en')}-call record (strict; median of ${rounds})`,
+    );
     console.log(`    record the run once                  ${f(r.record_ms)} ms`);
-    console.log(`    replay: verify, serve, re-record     ${f(r.replay_ms)} ms  (${r.replay_us_per_call.toFixed(1)} µs per call)`);
+    console.log(
+      `    replay: verify, serve, re-record     ${f(r.replay_ms)} ms  (${r.replay_us_per_call.toFixed(1)} µs per call)`,
+    );
     console.log(`    peak heap above start                ${f(r.replay_peak_heap_mb)} MB\n`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
