@@ -1,8 +1,8 @@
-import { EMPTY_SHA256, canonical, sha256Hex } from '@runback/canonical';
+import { EMPTY_SHA256, canonical, canonicalWithout, sha256Hex } from '@runback/canonical';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ChainBuilder } from './chain-builder.js';
-import { GENESIS_HASH, eventHash } from './chain.js';
+import { GENESIS_HASH, HASH_MEMBER, eventHash } from './chain.js';
 import { computeChain } from './compute-chain.js';
 
 const events = [
@@ -89,7 +89,9 @@ describe('ChainBuilder', () => {
   it('appendCanonical gives the hash append gives for the same event', () => {
     const a = new ChainBuilder();
     const b = new ChainBuilder();
-    for (const e of events) expect(b.appendCanonical(canonical(e))).toBe(a.append(e));
+    // The text appendCanonical takes leaves _hash out, as append does (events[0] has one).
+    for (const e of events)
+      expect(b.appendCanonical(canonicalWithout(e, HASH_MEMBER))).toBe(a.append(e));
     expect(b.contentDigest).toBe(a.contentDigest);
     expect(() => b.appendCanonical('[1]')).toThrow(TypeError);
   });

@@ -6,7 +6,12 @@
 //   cassette_digest = c_m, or sha256("") with no entries; entry_count = m
 import { EMPTY_SHA256, canonical, sha256Hex } from '@runback/canonical';
 import { ReplayDigestError } from './errors.js';
-import { oracleEntryText, type OracleEntry } from './oracle-entry.js';
+import {
+  entryText,
+  oracleEntryText,
+  type KnownMemberTexts,
+  type OracleEntry,
+} from './oracle-entry.js';
 
 /** The cassette digest of a record and its number of oracle entries. */
 export interface CassetteDigest {
@@ -43,18 +48,23 @@ export function seqOrder(events: readonly unknown[]): number[] {
 }
 
 /**
- * The cassette digest over all of a record's events (sorted by seq here).
+ * The cassette digest over all of a record's events (sorted by seq here). `known` may supply
+ * members' canonical texts by event position, sparing their serialization; the digest is the
+ * same either way.
  *
  * @throws {ReplayDigestError} for an oracle event that lacks its key material; the error's
  * `eventIndex` names the event's position in `events`.
  */
-export function cassetteDigest(events: readonly unknown[]): CassetteDigest {
+export function cassetteDigest(
+  events: readonly unknown[],
+  known?: KnownMemberTexts,
+): CassetteDigest {
   let head = '';
   let entryCount = 0;
   for (const index of seqOrder(events)) {
     let text: string | null;
     try {
-      text = oracleEntryText(events[index]);
+      text = entryText(events[index], known, index);
     } catch (err) {
       if (err instanceof ReplayDigestError) err.eventIndex = index;
       throw err;

@@ -7,6 +7,7 @@ export {
   oracleEntryOf,
   oracleEntryText,
   toolKey,
+  type KnownMemberTexts,
   type OracleEntry,
 } from './oracle-entry.js';
 export {

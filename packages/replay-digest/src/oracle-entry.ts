@@ -120,12 +120,38 @@ export function oracleEntryOf(event: unknown): OracleEntry | null {
 }
 
 /**
+ * Canonical texts of event members that a caller already holds, so the cassette need not
+ * serialize those members again. A verifier that has proven part of its JSON input to be in
+ * canonical form (docs/spec.md §2) can cut a member's text straight out of it.
+ */
+export interface KnownMemberTexts {
+  /**
+   * `canonical(events[index][member])`, or undefined when not known (then it is computed).
+   * The implementer vouches for every text it returns.
+   */
+  memberText(index: number, member: string): string | undefined;
+}
+
+/**
  * The canonical text of an event's oracle entry, `canonical({kind, key, output})`, or null for
  * types that have none: what the cassette chain hashes, written without building the entry.
  *
  * @throws {ReplayDigestError} as oracleEntryOf.
  */
 export function oracleEntryText(event: unknown): string | null {
+  return entryText(event, undefined, -1);
+}
+
+/**
+ * oracleEntryText, taking the keyed input's and the output's text from `known` (for the event
+ * at `index`) when it has them. A projected input is always serialized here: its text is not
+ * the stored member's.
+ */
+export function entryText(
+  event: unknown,
+  known: KnownMemberTexts | undefined,
+  index: number,
+): string | null {
   if (!isPlainObject(event)) return null;
   const shape = oracleShapeOf(event);
   if (shape === null) return null;
@@ -133,17 +159,31 @@ export function oracleEntryText(event: unknown): string | null {
   if ('env' in shape) {
     const output = event['output'];
     const head = '{"key":' + JSON.stringify(shape.key) + ',"kind":' + JSON.stringify(shape.kind);
-    return output === undefined ? head + '}' : head + ',"output":' + canonical(output) + '}';
+    if (output === undefined) return head + '}';
+    return head + ',"output":' + textOf(output, 'output', known, index) + '}';
   }
   const input = event[shape.inputField];
-  const inputText = canonical(projectKeyInput(input, shape.projection));
+  const inputText =
+    shape.projection === undefined
+      ? textOf(input, shape.inputField, known, index)
+      : canonical(projectKeyInput(input, shape.projection));
   const output = event[shape.outputField];
   const outputText =
     output === null || output === undefined
       ? canonical({ error: event['error'] })
-      : canonical(output);
+      : textOf(output, shape.outputField, known, index);
   const key = sha256Hex(shape.keyPrefix + inputText);
   return '{"key":"' + key + '","kind":"' + shape.kind + '","output":' + outputText + '}';
+}
+
+/** canonical(value) for the event member `member`, from `known` when it has it. */
+function textOf(
+  value: unknown,
+  member: string,
+  known: KnownMemberTexts | undefined,
+  index: number,
+): string {
+  return known?.memberText(index, member) ?? canonical(value);
 }
 
 function malformed(message: string): ReplayDigestError {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { CassetteBuilder, cassetteDigest, cassetteStep, seqOrder } from './cassette.js';
 import { ReplayDigestError } from './errors.js';
 import { fetchKey, llmKey, oracleEntryOf, oracleEntryText, toolKey } from './oracle-entry.js';
+import type { KnownMemberTexts } from './oracle-entry.js';
 
 const llm = {
   seq: 1,
@@ -169,5 +170,45 @@ describe('oracleEntryText', () => {
       expect(oracleEntryText(event)).toBe(expected);
       expect(oracleEntryText(canonicalOrder(event))).toBe(expected);
     }
+  });
+});
+
+describe('cassetteDigest with known member texts', () => {
+  const events = [run, llm, tool, env, { ...tool, seq: 4, output: { ok: true } }];
+  const unprojected = [...events, { ...llm, seq: 5, key_projection: undefined }];
+
+  /** Known texts that are true: canonical(event[member]). */
+  const truthful: KnownMemberTexts = {
+    memberText: (index, member) => {
+      const event = unprojected[index] as Record<string, unknown>;
+      return member in event && event[member] !== undefined ? canonical(event[member]) : undefined;
+    },
+  };
+
+  it('gives the digest computed without them', () => {
+    expect(cassetteDigest(unprojected, truthful)).toEqual(cassetteDigest(unprojected));
+    expect(cassetteDigest(unprojected, { memberText: () => undefined })).toEqual(
+      cassetteDigest(unprojected),
+    );
+  });
+
+  it('takes outputs and unprojected inputs from them, never a projected input', () => {
+    const asked: string[] = [];
+    const lying = (members: string[]): KnownMemberTexts => ({
+      memberText: (index, member) => {
+        asked.push(`${index}:${member}`);
+        return members.includes(member) ? '"forged"' : undefined;
+      },
+    });
+    const digest = cassetteDigest(unprojected).digest;
+    // The llm event at 1 has a key_projection, so its request is serialized here.
+    expect(cassetteDigest(events, lying(['request'])).digest).toBe(cassetteDigest(events).digest);
+    expect(asked).not.toContain('1:request');
+    expect(cassetteDigest(unprojected, lying(['request'])).digest).not.toBe(digest);
+    expect(asked).toContain('5:request');
+    for (const member of ['response', 'input', 'output'])
+      expect(cassetteDigest(unprojected, lying([member])).digest).not.toBe(digest);
+    // A null output is keyed as {error}, whatever the texts say.
+    expect(asked).not.toContain('2:output');
   });
 });

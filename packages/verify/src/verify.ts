@@ -3,7 +3,8 @@
 // report shows every problem at once. It does no I/O, never throws on any input, and returns
 // the result object of the format decisions.
 import { assertTrustPolicy, type TrustPolicy } from '@runback/sign';
-import { readJsonStrict } from './json/index.js';
+import { decodeJsonInput, parseJsonStrictSpans } from './json/index.js';
+import { scanCanonicalEvents, type CanonicalEvents } from './raw/canonical-events.js';
 import { verdictOf, type VerifyError, type VerifyResult } from './result.js';
 import { checkCassette } from './steps/cassette.js';
 import { checkChain } from './steps/chain.js';
@@ -38,16 +39,26 @@ export function verify(record: unknown, options: VerifyOptions = {}): VerifyResu
  */
 export function verifyJson(input: string | Uint8Array, options: VerifyOptions = {}): VerifyResult {
   assertTrustPolicy(options);
-  const parsed = readJsonStrict(input);
+  // readJsonStrict, keeping the text: events stored in canonical form (spec §7) are hashed
+  // straight from it, and the strict reader's pre-scan need not walk them again.
+  const decoded = decodeJsonInput(input);
+  if (!decoded.ok)
+    return failure({ check: 'schema', code: decoded.error.code, message: decoded.error.message });
+  const known = scanCanonicalEvents(decoded.text);
+  const parsed = parseJsonStrictSpans(decoded.text, undefined, known?.provenSpans());
   if (!parsed.ok)
     return failure({ check: 'schema', code: parsed.error.code, message: parsed.error.message });
-  return verifyWithPolicy(parsed.value, options);
+  return verifyWithPolicy(parsed.value, options, known);
 }
 
 /** The pipeline behind a last-resort catch: a defect or a hostile object never yields valid. */
-function verifyWithPolicy(record: unknown, options: VerifyOptions): VerifyResult {
+function verifyWithPolicy(
+  record: unknown,
+  options: VerifyOptions,
+  known: CanonicalEvents | null = null,
+): VerifyResult {
   try {
-    return runPipeline(record, options);
+    return runPipeline(record, options, known);
   } catch (err) {
     return failure({
       check: 'schema',
@@ -57,18 +68,26 @@ function verifyWithPolicy(record: unknown, options: VerifyOptions): VerifyResult
   }
 }
 
-function runPipeline(record: unknown, options: VerifyOptions): VerifyResult {
+function runPipeline(
+  record: unknown,
+  options: VerifyOptions,
+  textKnown: CanonicalEvents | null,
+): VerifyResult {
   const parts = partsOf(record);
+  // The events' canonical texts where the JSON text already holds them, by position, so only
+  // when the text's events array is the parsed one; the chain and the cassette serialize the
+  // rest (docs/spec.md §3, §4.3).
+  const known = textKnown !== null && textKnown.count === parts.events?.length ? textKnown : null;
   // 1. schema — shaped like a record: $schema, manifest, run, events and event base members.
   const schema = checkSchema(parts);
   // 2. consistent — the unsigned summary agrees with the signed events.
   const consistent = checkConsistent(parts);
   // 3. chain — every event's _hash is the recomputed chain hash.
-  const chain = checkChain(parts);
+  const chain = checkChain(parts, known);
   // 4. digest — the terminal chain hash is manifest.content_digest.
   const digest = checkDigest(parts, chain.contentDigest);
   // 5. cassette — the recomputed oracle-stream digest is manifest.replay.cassette_digest.
-  const cassette = checkCassette(parts);
+  const cassette = checkCassette(parts, known);
   // 6. signature — who signed the two digests, judged against the trust policy.
   const signature = checkRecordSignature(parts, options);
 

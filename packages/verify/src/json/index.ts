@@ -4,7 +4,14 @@
  *
  * @packageDocumentation
  */
-export { parseJsonStrict, readJsonStrict } from './parse.js';
+export {
+  decodeJsonInput,
+  parseJsonStrict,
+  parseJsonStrictSpans,
+  readJsonStrict,
+  type JsonTextResult,
+} from './parse.js';
+export type { ProvenSpans } from './prescan.js';
 export { decodeUtf8Strict, InvalidUtf8Error } from './utf8.js';
 export { DEFAULT_MAX_DEPTH } from './types.js';
 export type {

@@ -1,5 +1,5 @@
 import { diagnoseJson } from './diagnose.js';
-import { prescanJson } from './prescan.js';
+import { prescanJson, type ProvenSpans } from './prescan.js';
 import { DEFAULT_MAX_DEPTH } from './types.js';
 import type { JsonParseResult, JsonReadError, JsonReadOptions } from './types.js';
 import { decodeUtf8Strict, InvalidUtf8Error } from './utf8.js';
@@ -99,6 +99,19 @@ function countKeys(root: unknown, ownOnly: boolean): number {
  * @returns `{ ok: true, value }` or `{ ok: false, error }`
  */
 export function parseJsonStrict(text: string, options?: JsonReadOptions): JsonParseResult {
+  return parseJsonStrictSpans(text, options, undefined);
+}
+
+/**
+ * parseJsonStrict, with stretches of the text already proven free of duplicate names and
+ * out-of-range numbers (verifyJson's canonical events), which the pre-scan steps over instead
+ * of walking them a second time. Same result as parseJsonStrict for every text.
+ */
+export function parseJsonStrictSpans(
+  text: string,
+  options: JsonReadOptions | undefined,
+  spans: ProvenSpans | undefined,
+): JsonParseResult {
   try {
     if (typeof text !== 'string') {
       return fail({
@@ -107,7 +120,7 @@ export function parseJsonStrict(text: string, options?: JsonReadOptions): JsonPa
       });
     }
     const maxDepth = resolveMaxDepth(options);
-    const scan = prescanJson(text, maxDepth);
+    const scan = prescanJson(text, maxDepth, spans);
     if (scan.kind !== 'ok') {
       const error = diagnoseJson(text, maxDepth);
       if (error !== undefined) return fail(error);
@@ -166,32 +179,52 @@ export function readJsonStrict(
   input: string | Uint8Array,
   options?: JsonReadOptions,
 ): JsonParseResult {
+  const decoded = decodeJsonInput(input);
+  return decoded.ok ? parseJsonStrict(decoded.text, options) : decoded;
+}
+
+/** The text `readJsonStrict` parses, or why there is none. */
+export type JsonTextResult = { ok: true; text: string } | { ok: false; error: JsonReadError };
+
+/**
+ * The first half of `readJsonStrict`: strict UTF-8 decoding of bytes and one leading byte
+ * order mark dropped. `verifyJson` keeps the text, whose canonical stretches it hashes as they
+ * are. Never throws, whatever the input.
+ */
+export function decodeJsonInput(input: string | Uint8Array): JsonTextResult {
   try {
-    let text: string;
     if (typeof input === 'string') {
-      text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
-    } else if (
+      return { ok: true, text: input.charCodeAt(0) === 0xfeff ? input.slice(1) : input };
+    }
+    if (
       input instanceof Uint8Array ||
       Object.prototype.toString.call(input) === '[object Uint8Array]'
     ) {
       // (The second test accepts a Uint8Array from another realm, e.g. a worker or iframe.)
       try {
-        text = decodeUtf8Strict(input);
+        return { ok: true, text: decodeUtf8Strict(input) };
       } catch (e) {
         if (e instanceof InvalidUtf8Error) {
-          return fail({ code: 'JSON_INVALID_UTF8', message: e.message, offset: e.offset });
+          return {
+            ok: false,
+            error: { code: 'JSON_INVALID_UTF8', message: e.message, offset: e.offset },
+          };
         }
         throw e;
       }
-    } else {
-      return fail({
+    }
+    return {
+      ok: false,
+      error: {
         code: 'JSON_SYNTAX',
         message: `expected JSON text as a string or Uint8Array, got ${input === null ? 'null' : typeof input}`,
-      });
-    }
-    return parseJsonStrict(text, options);
+      },
+    };
   } catch (e) {
     const detail = e instanceof Error ? e.message : String(e);
-    return fail({ code: 'JSON_SYNTAX', message: `could not read the JSON text: ${detail}` });
+    return {
+      ok: false,
+      error: { code: 'JSON_SYNTAX', message: `could not read the JSON text: ${detail}` },
+    };
   }
 }

@@ -16,6 +16,26 @@ export type PrescanResult =
   /** Something is certainly wrong (unterminated string, more closing than opening brackets). */
   | { kind: 'malformed' };
 
+/**
+ * Stretches of a text (verifyJson's events, raw/event-scanner.ts), in ascending order and
+ * disjoint. Those flagged `proven` were shown, by a scan that reads the text as valid JSON, to
+ * be objects that repeat no member name and hold no out-of-range number (docs/spec.md §6); the
+ * pre-scan steps over them.
+ */
+export interface ProvenSpans {
+  readonly count: number;
+  /** 1 where the stretch is proven; others are walked as usual. */
+  readonly proven: Uint8Array;
+  /** Index of each stretch's `{`. */
+  readonly starts: Int32Array;
+  /** Index just after each stretch's `}`. */
+  readonly ends: Int32Array;
+  /** Member names written in each stretch, at every depth. */
+  readonly names: Int32Array;
+  /** Nesting depth of each stretch, the object itself counting 1. */
+  readonly depths: Int32Array;
+}
+
 /** Objects with more members than this are not checked by fingerprint (quadratic). */
 const MAX_FINGERPRINTED_MEMBERS = 32;
 
@@ -41,10 +61,17 @@ const MAX_FINGERPRINTED_MEMBERS = 32;
  * String bodies are skipped with `indexOf('"')` (a quote preceded by an odd number of
  * backslashes is escaped). Never throws, whatever the text.
  *
+ * A stretch in `spans` that starts at an object's `{` as this pass sees it is stepped over:
+ * its depth and member count are taken from `spans`, and it needs no fingerprints or number
+ * checks. Should the text not be valid JSON, the stretches may be misplaced, but then
+ * `JSON.parse` rejects the text anyway; a proven stretch is at most 513 levels deep (the
+ * scanner declines deeper ones), so no deep text reaches `JSON.parse` unchecked.
+ *
  * @param text - the JSON text
  * @param maxDepth - deepest nesting accepted (top-level array/object is depth 1)
+ * @param spans - stretches to step over (see {@link ProvenSpans})
  */
-export function prescanJson(text: string, maxDepth: number): PrescanResult {
+export function prescanJson(text: string, maxDepth: number, spans?: ProvenSpans): PrescanResult {
   const n = text.length;
   let i = 0;
   let depth = 0;
@@ -65,6 +92,9 @@ export function prescanJson(text: string, maxDepth: number): PrescanResult {
   // End of the last "event" (string, comma, bracket, colon or letter), to spot long digit runs:
   // a number without exponent lies between two events.
   let lastEvent = 0;
+  // The next stretch to step over, by index into `spans` and by start (-1: none left).
+  let span = 0;
+  let spanStart = spans === undefined ? -1 : nextStart(spans, 0);
 
   while (i < n) {
     const c = text.charCodeAt(i++);
@@ -127,6 +157,21 @@ export function prescanJson(text: string, maxDepth: number): PrescanResult {
       }
       fingerprints[count++] = fp;
     } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      if (spans !== undefined && spanStart >= 0 && spanStart <= i - 1) {
+        // Pass stretches already walked by: events that are no objects, or misplaced ones.
+        while (spanStart >= 0 && spanStart < i - 1) spanStart = nextStart(spans, ++span);
+        if (spanStart === i - 1) {
+          const k = span;
+          spanStart = nextStart(spans, ++span);
+          if (spans.proven[k] === 1) {
+            if (depth + (spans.depths[k] as number) > maxDepth) return { kind: 'too-deep' };
+            members += spans.names[k] as number;
+            i = spans.ends[k] as number;
+            lastEvent = i;
+            continue;
+          }
+        }
+      }
       if (++depth > maxDepth) return { kind: 'too-deep' };
       bases.push(base);
       base = c === 0x7b ? count : -1;
@@ -140,6 +185,11 @@ export function prescanJson(text: string, maxDepth: number): PrescanResult {
   }
   if (n - lastEvent >= 309) proven = false;
   return { kind: 'ok', members, proven };
+}
+
+/** Where stretch `k` starts, or -1 past the last one. */
+function nextStart(spans: ProvenSpans, k: number): number {
+  return k < spans.count ? (spans.starts[k] as number) : -1;
 }
 
 /**

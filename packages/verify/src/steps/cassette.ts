@@ -1,13 +1,19 @@
 // Step 5, cassette: the recomputed oracle-stream digest equals manifest.replay.cassette_digest,
 // and entry_count, when present, is the number of oracle entries (docs/spec.md §4).
-import { cassetteDigest, ReplayDigestError } from '@runback/replay-digest';
+import { cassetteDigest, ReplayDigestError, type KnownMemberTexts } from '@runback/replay-digest';
 import { describe, isObject, StepErrors, type RecordParts, type StepResult } from './context.js';
 
 /** The oracle-stream algorithm this verifier implements. */
 export const CASSETTE_ALGORITHM = 'oracle-chain/sha256';
 
-/** Recomputes the cassette digest over the events in seq order and compares it. */
-export function checkCassette(parts: RecordParts): StepResult {
+/**
+ * Recomputes the cassette digest over the events in seq order and compares it. `known` holds
+ * members' canonical texts already at hand (cut from the JSON text); the digest is the same.
+ */
+export function checkCassette(
+  parts: RecordParts,
+  known: KnownMemberTexts | null = null,
+): StepResult {
   const out = new StepErrors('cassette');
   const { manifest, events } = parts;
   const replay = manifest?.['replay'];
@@ -33,7 +39,7 @@ export function checkCassette(parts: RecordParts): StepResult {
   }
   let computed: { digest: string; entryCount: number };
   try {
-    computed = cassetteDigest(events);
+    computed = cassetteDigest(events, known ?? undefined);
   } catch (err) {
     const index = err instanceof ReplayDigestError ? err.eventIndex : undefined;
     const where = index === undefined ? '' : `event ${index}: `;

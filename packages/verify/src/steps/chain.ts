@@ -1,5 +1,11 @@
 // Step 3, chain: every event's stored _hash equals the recomputed h_i (docs/spec.md §3).
-import { ChainBuilder, HASH_MEMBER } from '@runback/chain';
+import {
+  contentDigestOf,
+  eventHash,
+  eventHashOfCanonical,
+  GENESIS_HASH,
+  HASH_MEMBER,
+} from '@runback/chain';
 import { isObject, StepErrors, type RecordParts } from './context.js';
 import type { StepResult } from './context.js';
 
@@ -9,15 +15,26 @@ export interface ChainStepResult extends StepResult {
   readonly contentDigest: string | null;
 }
 
-/** Recomputes the chain in array order and reports the first event whose _hash differs. */
-export function checkChain(parts: RecordParts): ChainStepResult {
+/** Events' canonical texts (without `_hash`) already at hand, by position; undefined if not. */
+export interface KnownEventTexts {
+  eventText(index: number): string | undefined;
+}
+
+/**
+ * Recomputes the chain in array order and reports the first event whose _hash differs. An
+ * event whose canonical text `known` holds is hashed from it, any other is serialized.
+ */
+export function checkChain(
+  parts: RecordParts,
+  known: KnownEventTexts | null = null,
+): ChainStepResult {
   const out = new StepErrors('chain');
   const { events } = parts;
   if (events === null) {
     out.add('CHAIN_NO_EVENTS', 'expected an events array to recompute the chain, got none');
     return { ...out.result(), contentDigest: null };
   }
-  const builder = new ChainBuilder();
+  let head = GENESIS_HASH;
   let reported = false;
   for (let i = 0; i < events.length; i++) {
     const event = events[i];
@@ -29,9 +46,10 @@ export function checkChain(parts: RecordParts): ChainStepResult {
       );
       return { ...out.result(), contentDigest: null };
     }
+    const text = known?.eventText(i);
     let hash: string;
     try {
-      hash = builder.append(event);
+      hash = text === undefined ? eventHash(head, event) : eventHashOfCanonical(head, text);
     } catch (err) {
       out.add(
         'CHAIN_NOT_HASHABLE',
@@ -40,6 +58,7 @@ export function checkChain(parts: RecordParts): ChainStepResult {
       );
       return { ...out.result(), contentDigest: null };
     }
+    head = hash;
     if (!reported && event[HASH_MEMBER] !== hash) {
       reported = true;
       out.add(
@@ -49,5 +68,5 @@ export function checkChain(parts: RecordParts): ChainStepResult {
       );
     }
   }
-  return { ...out.result(), contentDigest: builder.contentDigest };
+  return { ...out.result(), contentDigest: contentDigestOf(head) };
 }

@@ -1,0 +1,60 @@
+// The one property the fast path must hold: whatever canonical text it cuts from the input is
+// exactly what the general path computes from the parsed value (docs/spec.md §2, §3, §4.3).
+import { canonical, canonicalWithout } from '@runback/canonical';
+import { expect } from 'vitest';
+import { parseJsonStrict, parseJsonStrictSpans } from '../json/index.js';
+import { scanCanonicalEvents } from './canonical-events.js';
+
+/** Members looked up besides an event's own: absent ones must come back undefined. */
+const ABSENT = ['request', 'input', 'output', 'response', 'nope', '_has', 'a"'];
+
+/**
+ * Reads `text` strictly and checks every event text and member text the fast path offers
+ * against canonicalWithout / canonical of the parsed value. Returns how many events it offered
+ * (so tests can require the fast path to be taken), or -1 when the text has no events array.
+ */
+export function expectAgreement(text: string): number {
+  const parsed = expectSameReading(text);
+  expect(parsed.ok).toBe(true);
+  if (!parsed.ok) return -1;
+  const record = parsed.value as { events?: unknown };
+  const events = record !== null && typeof record === 'object' ? record.events : undefined;
+  if (!Array.isArray(events)) return -1;
+  const scanned = scanCanonicalEvents(text);
+  const known = scanned?.count === events.length ? scanned : null;
+  if (scanned !== null) expect(scanned.count).toBe(events.length);
+  let offered = 0;
+  for (let i = 0; i < events.length; i++) {
+    const event = events[i] as unknown;
+    const fast = known?.eventText(i);
+    if (fast !== undefined) {
+      offered++;
+      expect(fast).toBe(canonicalWithout(event as object, '_hash'));
+    }
+    const names =
+      event !== null && typeof event === 'object' && !Array.isArray(event)
+        ? [...Object.keys(event), ...ABSENT]
+        : ABSENT;
+    for (const name of names) {
+      const member = known?.memberText(i, name);
+      if (member === undefined) continue;
+      expect(Object.prototype.hasOwnProperty.call(event, name)).toBe(true);
+      expect(member).toBe(canonical((event as Record<string, unknown>)[name]));
+    }
+  }
+  return offered;
+}
+
+/**
+ * Reads `text` strictly with and without the canonical events as stretches the pre-scan steps
+ * over, and requires the same outcome, value or error. Returns it.
+ */
+export function expectSameReading(text: string): ReturnType<typeof parseJsonStrict> {
+  const plain = parseJsonStrict(text);
+  const spans = scanCanonicalEvents(text)?.provenSpans();
+  expect(parseJsonStrictSpans(text, undefined, spans)).toEqual(plain);
+  expect(parseJsonStrictSpans(text, { maxDepth: 4 }, spans)).toEqual(
+    parseJsonStrict(text, { maxDepth: 4 }),
+  );
+  return plain;
+}

@@ -1,0 +1,65 @@
+// Token-level checks of the canonical form (docs/spec.md §2): whether a member name sorts
+// after the previous one, a number is written as Number::toString writes it, and a \u escape
+// is one JSON.stringify writes. Each looks at JSON text in place, allocating nothing on the
+// common path.
+
+/** Numbers with at most this many digits and no fraction or exponent print as written. */
+const PLAIN_INTEGER_DIGITS = 15;
+
+/** Whether the name text[bs, be) sorts strictly after text[as, ae), by UTF-16 code units. */
+export function sortsAfter(text: string, as: number, ae: number, bs: number, be: number): boolean {
+  const la = ae - as;
+  const lb = be - bs;
+  const m = la < lb ? la : lb;
+  for (let d = 0; d < m; d++) {
+    const x = text.charCodeAt(as + d);
+    const y = text.charCodeAt(bs + d);
+    if (x !== y) return y > x;
+  }
+  return lb > la;
+}
+
+/**
+ * Index just after the number starting at `at` when it is written as Number::toString writes
+ * it (docs/spec.md §2, rule 2), else -1.
+ */
+export function canonicalNumberEnd(text: string, at: number): number {
+  let i = at;
+  let plain = true;
+  for (;;) {
+    const d = text.charCodeAt(i);
+    if (d >= 0x30 && d <= 0x39) i++;
+    else if (d === 0x2e || d === 0x65 || d === 0x45 || d === 0x2b || d === 0x2d) {
+      // A fraction or an exponent (. e E + -); a minus in first place is just the sign.
+      if (i > at || d !== 0x2d) plain = false;
+      i++;
+    } else break;
+  }
+  const negative = text.charCodeAt(at) === 0x2d ? 1 : 0;
+  const digits = i - at - negative;
+  const leadingZero = text.charCodeAt(at + negative) === 0x30;
+  // A plain integer of up to 15 digits is exact and prints as written, unless it is -0 (which
+  // prints as 0); everything else is decided by printing it.
+  if (plain && digits <= PLAIN_INTEGER_DIGITS && !(leadingZero && (negative === 1 || digits > 1)))
+    return i;
+  const token = text.slice(at, i);
+  return String(Number(token)) === token ? i : -1;
+}
+
+/**
+ * Whether the four hex digits at `at` (after `\u`) are how JSON.stringify escapes a character:
+ * only control characters without a short escape, in lowercase (`\u001f`, never `\u001F`).
+ */
+export function isStringifyUnicodeEscape(text: string, at: number): boolean {
+  if (text.charCodeAt(at) !== 0x30 || text.charCodeAt(at + 1) !== 0x30) return false;
+  const high = text.charCodeAt(at + 2);
+  if (high !== 0x30 && high !== 0x31) return false;
+  const low = text.charCodeAt(at + 3);
+  let value: number;
+  if (low >= 0x30 && low <= 0x39) value = low - 0x30;
+  else if (low >= 0x61 && low <= 0x66) value = low - 0x61 + 10;
+  else return false;
+  value += (high - 0x30) * 16;
+  // \b \t \n \f \r have short escapes, which JSON.stringify uses instead.
+  return value !== 0x08 && value !== 0x09 && value !== 0x0a && value !== 0x0c && value !== 0x0d;
+}
