@@ -1,6 +1,8 @@
 // `pnpm bench`: speed goals as side-by-side ratios measured in one run (never in unit tests).
 //   (a) canonical vs the npm `canonicalize` package on a realistic agent record, output equal;
-//   (b) verifying a 100k-event signed record vs the floor: read + JSON.parse + one SHA-256.
+//   (b) verifying a 100k-event signed record vs the floor: read + JSON.parse + one SHA-256;
+//   (c) the recorder's overhead per llm + tool pair vs the bare calls, and journaling's cost;
+//   (d) replaying a 10,000-call record: time and peak heap.
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +12,8 @@ import { publicKeyToPem } from '@runback/sign';
 import { verifyJson } from '@runback/verify';
 import canonicalize from 'canonicalize';
 import { makeSignedRecord } from './make-record.js';
+import { benchRecording } from './recording.js';
+import { benchReplay } from './replay.js';
 import { fmt, interleavedMedians } from './stats.js';
 
 const EVENTS = Number(process.env.RUNBACK_BENCH_EVENTS ?? 100_000);
@@ -110,6 +114,10 @@ function writeSignedRecord(file) {
   writeFileSync(file, JSON.stringify(record));
   return publicKeyToPem(publicKey);
 }
+
+// (c) recording overhead, (d) replay -------------------------------------------------------
+await benchRecording(results);
+await benchReplay(results);
 
 if (process.env.RUNBACK_BENCH_JSON)
   writeFileSync(process.env.RUNBACK_BENCH_JSON, JSON.stringify(results, null, 2) + '\n');

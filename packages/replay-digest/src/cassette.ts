@@ -90,7 +90,7 @@ export class CassetteBuilder {
    *
    * @throws {ReplayDigestError} CASSETTE_OUT_OF_ORDER when seq decreases, or as oracleEntryOf.
    */
-  add(event: unknown): void {
+  add(event: unknown, known?: KnownMemberTexts): void {
     const seq = (event as { seq?: unknown } | null)?.seq;
     if (typeof seq !== 'number' || !(seq >= this.#lastSeq)) {
       throw new ReplayDigestError(
@@ -99,7 +99,8 @@ export class CassetteBuilder {
       );
     }
     this.#lastSeq = seq;
-    const text = oracleEntryText(event);
+    // `known` (a writer's member texts, asked with index -1) spares serializing them again.
+    const text = known === undefined ? oracleEntryText(event) : entryText(event, known, -1);
     if (text === null) return;
     this.#head = sha256Hex(this.#head + text);
     this.#count++;

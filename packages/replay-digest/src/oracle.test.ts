@@ -212,3 +212,30 @@ describe('cassetteDigest with known member texts', () => {
     expect(asked).not.toContain('2:output');
   });
 });
+
+describe('CassetteBuilder with known member texts', () => {
+  it('gives the digest it gives without them', () => {
+    const events = [
+      { seq: 0, type: 'tool', tool_name: 't', input: { a: 1 }, output: { b: [2] } },
+      {
+        seq: 1,
+        type: 'llm',
+        model: { model_id: 'm' },
+        request: { messages: [] },
+        response: null,
+        error: { name: 'E', message: 'x' },
+      },
+      { seq: 2, type: 'env', kind: 'now', key: 'now', output: 5 },
+    ];
+    const plain = new CassetteBuilder();
+    const fast = new CassetteBuilder();
+    for (const event of events) {
+      plain.add(event);
+      fast.add(event, {
+        memberText: (_index, member) => canonical((event as Record<string, unknown>)[member]),
+      });
+    }
+    expect(fast.digest).toBe(plain.digest);
+    expect(fast.entryCount).toBe(3);
+  });
+});

@@ -11,6 +11,11 @@ export function rememberText(value: object, text: string): void {
   texts.set(value, text);
 }
 
+/** The remembered canonical text of `value`, if any. */
+export function knownText(value: object): string | undefined {
+  return texts.get(value);
+}
+
 /** canonical(value), reusing a remembered text. */
 export function canonicalOf(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);

@@ -8,8 +8,8 @@
 // arrived. Only calls still in flight are held: memory is bounded by concurrency, not run length.
 import { canonicalOrder } from '@runback/canonical';
 import { ChainBuilder, HASH_MEMBER } from '@runback/chain';
-import { CassetteBuilder } from '@runback/replay-digest';
-import { eventCanonical } from './known-text.js';
+import { CassetteBuilder, type KnownMemberTexts } from '@runback/replay-digest';
+import { eventCanonical, knownText } from './known-text.js';
 import { sortedMembers } from './sorted.js';
 
 const SKIPPED = Symbol('skipped');
@@ -86,7 +86,7 @@ export class IncrementalSealer {
     const rest = [...this.#pending.keys()].sort((a, b) => a - b);
     for (const seq of rest) {
       const event = this.#pending.get(seq);
-      if (event !== SKIPPED) this.#cassette.add(event);
+      if (event !== SKIPPED && event !== undefined) this.#cassette.add(event, knownMembers(event));
     }
     this.#pending.clear();
     return {
@@ -100,7 +100,7 @@ export class IncrementalSealer {
   #release(): void {
     let event = this.#pending.get(this.#nextSeq);
     while (event !== undefined) {
-      if (event !== SKIPPED) this.#cassette.add(event);
+      if (event !== SKIPPED) this.#cassette.add(event, knownMembers(event));
       this.#pending.delete(this.#nextSeq);
       this.#nextSeq++;
       event = this.#pending.get(this.#nextSeq);
@@ -117,4 +117,14 @@ function storedText(text: string, hash: string, event: object): string {
     return `{"${HASH_MEMBER}":"${hash}"${text.length === 2 ? '}' : `,${text.slice(1)}`}`;
   }
   return JSON.stringify(canonicalOrder({ ...event, [HASH_MEMBER]: hash }));
+}
+
+/** The snapshot texts of an event's members, for the cassette (run/known-text.ts). */
+function knownMembers(event: object): KnownMemberTexts {
+  return {
+    memberText: (_index, member) => {
+      const value = (event as Record<string, unknown>)[member];
+      return typeof value === 'object' && value !== null ? knownText(value) : undefined;
+    },
+  };
 }
