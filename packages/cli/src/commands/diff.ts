@@ -1,12 +1,13 @@
 // `runback diff A B`: a semantic diff of two runs (issue 4, item 4). The comparison is the
 // SDK's diffRecords; this reads the files and prints the result.
 import { diffRecords, type RecordDiff, type StepChange } from '@runback/sdk';
-import { readJsonStrict, verify } from '@runback/verify';
+import { verify } from '@runback/verify';
 import { makeStyle, useColor, type CommandIO } from '@runback/verify/cli';
 import type { Command } from '../command.js';
 import { parseCommandArgs } from '../command.js';
 import { CliError, EXIT, messageOf, usageError } from '../errors.js';
 import { formatChanges, preview } from '../format/changes.js';
+import { parseRecordJson } from '../record-json.js';
 
 const usage = `Usage: runback diff A B [--json]
 
@@ -70,13 +71,7 @@ async function readRecord(
   } catch (err) {
     throw usageError('USAGE_UNREADABLE_INPUT', `cannot read ${path}: ${messageOf(err)}`);
   }
-  const parsed = readJsonStrict(bytes);
-  if (!parsed.ok) {
-    throw new CliError('DIFF_NOT_JSON', `${path} is not JSON: ${parsed.error.message}`, {
-      exitCode: 2,
-    });
-  }
-  const value = parsed.value;
+  const value = parseRecordJson(bytes, path, 'DIFF_NOT_JSON');
   if (
     typeof value !== 'object' ||
     value === null ||

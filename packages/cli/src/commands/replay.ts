@@ -12,7 +12,7 @@ import {
   type ReplayMode,
   type ReplayReport,
 } from '@runback/sdk';
-import { readJsonStrict, verifyJson, type VerifyResult } from '@runback/verify';
+import { verifyJson, type VerifyResult } from '@runback/verify';
 import { makeStyle, useColor, type CommandIO } from '@runback/verify/cli';
 import { randomBytes } from 'node:crypto';
 import { readFile, unlink } from 'node:fs/promises';
@@ -22,6 +22,7 @@ import type { Command } from '../command.js';
 import { parseCommandArgs, splitAtDoubleDash } from '../command.js';
 import { CliError, EXIT, messageOf, usageError } from '../errors.js';
 import { formatChanges } from '../format/changes.js';
+import { parseRecordJson } from '../record-json.js';
 import { loadSigner } from '../sign/signer.js';
 import { loadTrust } from '../replay/trust.js';
 
@@ -185,12 +186,7 @@ async function readRecordBytes(path: string, io: CommandIO): Promise<Uint8Array>
 }
 
 function parseRecord(bytes: Uint8Array, path: string): ParsedRecord {
-  const parsed = readJsonStrict(bytes);
-  if (!parsed.ok)
-    throw new CliError('REPLAY_NOT_JSON', `${path} is not JSON: ${parsed.error.message}`, {
-      exitCode: 2,
-    });
-  return parsed.value as ParsedRecord;
+  return parseRecordJson(bytes, path, 'REPLAY_NOT_JSON') as ParsedRecord;
 }
 
 type Style = ReturnType<typeof makeStyle>;

@@ -5,7 +5,7 @@
 // as differences.
 import { diffJson, type JsonChange } from './json-diff.js';
 import { alignSteps } from './align.js';
-import { stepsOf, type Step } from './steps.js';
+import { stepsOf, withoutStack, type Step } from './steps.js';
 
 /** A step that differs between the runs. */
 export interface StepChange {
@@ -145,12 +145,6 @@ function runEvent(events: readonly unknown[], phase: string): Event | undefined 
 }
 const runStart = (events: readonly unknown[]) => runEvent(events, 'start');
 const runEnd = (events: readonly unknown[]) => runEvent(events, 'end');
-
-function withoutStack(error: unknown): unknown {
-  if (typeof error !== 'object' || error === null) return error ?? null;
-  const { stack: _stack, ...rest } = error as Record<string, unknown>;
-  return rest;
-}
 
 function modelFigures(a: readonly Step[], b: readonly Step[]): ModelFigures[] {
   const totals = (steps: readonly Step[]) => {

@@ -3,6 +3,7 @@
 // timestamps, latency, `_hash`, metadata and digests are not part of a step: they differ between
 // two runs of the same work.
 import { oracleEntryOf } from '@runback/replay-digest';
+import { callName } from '../replay/cassette.js';
 import type { Alignable } from './align.js';
 
 /** One step of a run. */
@@ -84,9 +85,9 @@ function stepOf(event: Event, index: number): Step {
       const model = (event['model'] ?? {}) as Record<string, unknown>;
       const usage = (event['usage'] ?? {}) as Record<string, unknown>;
       return {
-        ...base(String(model['model_id'] ?? ''), keyOf(event)),
+        ...base(callName(event), keyOf(event)),
         input: { model, request: event['request'] },
-        output: event['response'] ?? { error: errorOf(event) },
+        output: event['response'] ?? { error: withoutStack(event['error']) },
         volatile: PROVIDER_VOLATILE,
         usage: {
           input: num(usage['input_tokens']),
@@ -98,14 +99,14 @@ function stepOf(event: Event, index: number): Step {
     }
     case 'tool':
       return {
-        ...base(String(event['tool_name'] ?? ''), keyOf(event)),
+        ...base(callName(event), keyOf(event)),
         input: event['input'],
-        output: event['output'] ?? { error: errorOf(event) },
+        output: event['output'] ?? { error: withoutStack(event['error']) },
         volatile: NOTHING,
         latencyMs: num(event['latency_ms']),
       };
     case 'env': {
-      const kind = String(event['kind'] ?? '');
+      const kind = callName(event);
       return {
         ...base(kind, kind === 'fetch' || kind === 'http' ? String(event['key'] ?? '') : kind),
         input: event['input'] ?? event['key'],
@@ -147,9 +148,11 @@ const BASE = new Set([
   'metadata',
 ]);
 
-/** The error of a failed call without its stack (a stack names files and lines, not behaviour). */
-function errorOf(event: Event): unknown {
-  const error = event['error'];
+/**
+ * A stored error without its stack: a stack names files and lines, not behaviour, so two runs
+ * of the same work differ there.
+ */
+export function withoutStack(error: unknown): unknown {
   if (typeof error !== 'object' || error === null) return error ?? null;
   const { stack: _stack, ...rest } = error as Record<string, unknown>;
   return rest;

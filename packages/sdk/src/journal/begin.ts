@@ -1,14 +1,13 @@
 // Starting a run whose events another process adds (`runback record`): the journal gets its
 // header and the run-start event here; a preloaded child appends its events; sealJournal adds
 // the run-end event and writes the record.
-import { isoNow, realRandomUUID } from '../internal-globals.js';
+import { isoNow } from '../internal-globals.js';
 import { Redactor, type RedactionOptions } from '../redact/index.js';
 import { ActiveRun } from '../run/active-run.js';
-import { eventBase } from '../run/event-base.js';
+import { RUN_SPAN_ID, journalHeader, newRunId, runStartEvent } from '../run/run-phases.js';
 import { snapshot } from '../run/snapshot.js';
 import { NO_CAPTURE, type CaptureEnvOptions } from '../env/settings.js';
 import { childRecordingEnv } from '../preload/env.js';
-import { JOURNAL_VERSION } from './format.js';
 import { JournalWriter } from './writer.js';
 
 /** What {@link beginJournalRun} needs. */
@@ -37,46 +36,26 @@ export interface JournalRun {
 
 /** Creates the journal with its header and run-start event. */
 export function beginJournalRun(init: JournalRunInit): JournalRun {
-  const runId = init.runId ?? `run_${realRandomUUID().replace(/-/g, '').slice(0, 16)}`;
+  const runId = init.runId ?? newRunId();
   const sync = init.sync ?? true;
   // Checked before the journal exists: a journal left with only its header would block the
   // next attempt (OUTPUT_EXISTS) and hold nothing to recover (JOURNAL_EMPTY).
   const input = snapshot(init.input, 'run input') ?? null;
   const metadata = snapshot(init.metadata, 'run metadata');
   const redactor = new Redactor(init.redact === false ? { enabled: false } : init.redact);
-  const writer = JournalWriter.create(
-    init.journal,
-    {
-      runback_journal: JOURNAL_VERSION,
-      run_id: runId,
-      created_at: isoNow(),
-      writer: '@runback/sdk',
-    },
-    { sync },
-  );
+  const writer = JournalWriter.create(init.journal, journalHeader(runId), { sync });
   let head = '';
   try {
     const run = new ActiveRun({
       runId,
-      rootSpanId: 'run',
+      rootSpanId: RUN_SPAN_ID,
       sink: { write: (text) => writer.append(text) },
       redactor,
       capture: NO_CAPTURE,
     });
-    const now = isoNow();
-    run.emit({
-      ...eventBase(
-        { runId, spanId: 'run', parentSpanId: null, seq: run.nextSeq(), tsStart: now, tsEnd: now },
-        'run',
-      ),
-      phase: 'start',
-      name: init.name,
-      status: 'running',
-      input,
-      output: null,
-      error: null,
-      ...(metadata === undefined ? {} : { metadata }),
-    });
+    run.emit(
+      runStartEvent({ runId, seq: run.nextSeq(), name: init.name, at: isoNow(), input, metadata }),
+    );
     head = run.finish().contentDigest;
   } finally {
     writer.close();
@@ -91,7 +70,7 @@ export function beginJournalRun(init: JournalRunInit): JournalRun {
         chainHead: head,
         chainCount: 1,
         firstSeq: 1,
-        parentSpan: 'run',
+        parentSpan: RUN_SPAN_ID,
         sync,
         capture,
       }),

@@ -15,10 +15,9 @@ import {
   type RunPhaseEvent,
   type RunSummary,
 } from '../record/assemble.js';
-import { eventBase } from '../run/event-base.js';
+import { runEndEvent } from '../run/run-phases.js';
 import { Redactor, type RedactionOptions } from '../redact/index.js';
 import { IncrementalSealer } from '../run/sealer.js';
-import { sortedMembers } from '../run/sorted.js';
 import { headerProblem } from './format.js';
 import { readLines } from './lines.js';
 
@@ -85,40 +84,24 @@ export async function sealJournal(
       metadata: { recovered_at: isoNow() },
     };
     // The added event is redacted like every other (a program's stdout can hold a key).
-    const redactor = new Redactor(options.redact === false ? { enabled: false } : options.redact);
-    const output = redactor.redact(given.output ?? null, '/output');
-    const error = redactor.redact(given.error ?? null, '/error');
-    const ownSites = [...output.sites, ...error.sites];
-    const redactions = [
-      ...scan.redactions,
-      ...ownSites.map((site) => `/events/${scan.count}${site}`),
-    ];
-    const metadata = sortedMembers({
-      ...given.metadata,
-      ...(ownSites.length === 0 ? {} : { redacted: ownSites }),
-      ...(redactions.length === 0 ? {} : { redactions }),
-    });
-    const event = {
-      ...eventBase(
-        {
-          runId: scan.runId,
-          spanId: start.span_id,
-          parentSpanId: null,
-          seq: scan.maxSeq + 1,
-          tsStart: start.ts_start,
-          // Interrupted: the last moment the run is known to have been alive.
-          tsEnd: interrupted ? scan.lastTsEnd : isoNow(),
-        },
-        'run',
-      ),
-      phase: 'end' as const,
-      name: start.name,
-      status: given.status,
-      input: null,
-      output: output.value,
-      error: error.value,
-      ...(Object.keys(metadata).length === 0 ? {} : { metadata }),
-    };
+    const event = runEndEvent(
+      {
+        runId: scan.runId,
+        spanId: start.span_id,
+        seq: scan.maxSeq + 1,
+        name: start.name,
+        startedAt: start.ts_start,
+        // Interrupted: the last moment the run is known to have been alive.
+        endedAt: interrupted ? scan.lastTsEnd : isoNow(),
+        status: given.status,
+        output: given.output ?? null,
+        error: given.error ?? null,
+        index: scan.count,
+        redactions: scan.redactions,
+        ...(given.metadata === undefined ? {} : { metadata: given.metadata }),
+      },
+      new Redactor(options.redact === false ? { enabled: false } : options.redact),
+    );
     endText = sealer.add(event);
     end = event;
   }

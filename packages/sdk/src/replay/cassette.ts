@@ -14,6 +14,8 @@ export interface RecordedCall {
   /** Model id, tool name, or the env kind. */
   readonly name: string;
   readonly key: string;
+  /** The oracle entry's output: what replay serves, and what the cassette digest covers. */
+  readonly output: unknown;
   /** The recorded event. */
   readonly event: Readonly<Record<string, unknown>>;
 }
@@ -57,6 +59,7 @@ export class RecordedCassette {
         kind: entry.kind,
         name: callName(event),
         key: entry.key,
+        output: entry.output,
         event,
       };
       calls.push(call);

@@ -47,7 +47,7 @@ export function firstDivergence(
         output: [],
       };
     }
-    const outputChanges = diffJson(oracleOutput(x), oracleOutput(y));
+    const outputChanges = diffJson(x.output, y.output);
     if (x.kind === y.kind && x.key === y.key && outputChanges.length === 0) continue;
     // One call inserted or left out, the rest in step: say so, naming that call.
     const same = (call: RecordedCall | undefined, other: RecordedCall) =>
@@ -84,18 +84,4 @@ export function firstDivergence(
 /** Whether two run outputs are equal as the format compares them (canonically). */
 export function sameOutput(a: unknown, b: unknown): boolean {
   return canonical(a ?? null) === canonical(b ?? null);
-}
-
-/** The oracle output of a call: what replay serves (format §4.1). */
-function oracleOutput(call: RecordedCall): unknown {
-  const event = call.event;
-  if (event['type'] === 'llm') return event['response'] ?? { error: withoutStack(event['error']) };
-  if (event['type'] === 'tool') return event['output'] ?? { error: withoutStack(event['error']) };
-  return event['output'];
-}
-
-function withoutStack(error: unknown): unknown {
-  if (typeof error !== 'object' || error === null) return error ?? null;
-  const { stack: _stack, ...rest } = error as Record<string, unknown>;
-  return rest;
 }

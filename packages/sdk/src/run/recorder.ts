@@ -6,11 +6,11 @@
 //
 // or in one step: `await record(options, () => agent(input))`.
 import { atomicWrite } from '../fs/atomic-write.js';
-import { realRandomUUID, isoNow } from '../internal-globals.js';
-import { JOURNAL_VERSION, journalPathFor } from '../journal/format.js';
+import { isoNow } from '../internal-globals.js';
+import { journalPathFor } from '../journal/format.js';
 import { journalEventTexts } from '../journal/read.js';
 import { JournalWriter } from '../journal/writer.js';
-import { toEventError, type EventError } from '../events.js';
+import { toEventError } from '../events.js';
 import { installCapture } from '../env/install.js';
 import { captureSettings, capturesAnything } from '../env/settings.js';
 import { Redactor } from '../redact/index.js';
@@ -26,12 +26,11 @@ import { RunbackError, argError } from '../errors.js';
 import { unlink } from 'node:fs/promises';
 import { ActiveRun, type EventSink } from './active-run.js';
 import { processReplaySource, runInScope, type Scope } from './context.js';
-import { eventBase } from './event-base.js';
+import { RUN_SPAN_ID, journalHeader, newRunId, runEndEvent, runStartEvent } from './run-phases.js';
 import { checkRunOptions, type RunOptions } from './options.js';
 import { snapshot } from './snapshot.js';
 
-/** The span id of every run's own span. */
-export const RUN_SPAN_ID = 'run';
+export { RUN_SPAN_ID };
 
 /** How a run ended. */
 export type RunEnd = { readonly output?: unknown } | { readonly error: unknown };
@@ -65,7 +64,7 @@ export class Run {
   constructor(options: RunOptions) {
     checkRunOptions(options);
     this.#options = options;
-    this.id = options.runId ?? `run_${realRandomUUID().replace(/-/g, '').slice(0, 16)}`;
+    this.id = options.runId ?? newRunId();
     this.name = options.name;
     const redactor = new Redactor(options.redact === false ? { enabled: false } : options.redact);
     const capture = captureSettings(options.captureEnv);
@@ -81,12 +80,7 @@ export class Run {
     } else {
       const path =
         options.journal === true ? journalPathFor(options.out as string) : options.journal;
-      const journal = JournalWriter.create(path, {
-        runback_journal: JOURNAL_VERSION,
-        run_id: this.id,
-        created_at: isoNow(),
-        writer: '@runback/sdk',
-      });
+      const journal = JournalWriter.create(path, journalHeader(this.id));
       this.#journal = journal;
       sink = { write: (text) => journal.append(text) };
     }
@@ -103,27 +97,17 @@ export class Run {
 
     const now = isoNow();
     this.#startEvent = { ts_start: now };
-    this.#active.emit({
-      ...eventBase(
-        {
-          runId: this.id,
-          spanId: RUN_SPAN_ID,
-          parentSpanId: null,
-          seq: this.#active.nextSeq(),
-          tsStart: now,
-          tsEnd: now,
-        },
-        'run',
-      ),
-      phase: 'start',
-      name: this.name,
-      status: 'running',
-      input: input ?? null,
-      output: null,
-      error: null,
-      ...(metadata === undefined ? {} : { metadata }),
-      ...(actor === undefined ? {} : { actor }),
-    });
+    this.#active.emit(
+      runStartEvent({
+        runId: this.id,
+        seq: this.#active.nextSeq(),
+        name: this.name,
+        at: now,
+        input,
+        metadata,
+        actor,
+      }),
+    );
   }
 
   /** Whether `end()` has been called. */
@@ -171,43 +155,24 @@ export class Run {
         cause = notJson = err;
       }
     }
-    // The run-end event is redacted here, before emit(), so that its own sites join the run's
-    // list and the summary repeats the stored values (format-decisions "The consistent check").
-    const redactor = this.#active.redactor;
-    const error = redactor.redact<EventError | null>(failed ? toEventError(cause) : null, '/error');
-    const output = redactor.redact(outputValue, '/output');
-    const ownSites = [...output.sites, ...error.sites];
-    const index = this.#active.eventCount;
-    const redactions = [
-      ...this.#active.redactions,
-      ...ownSites.map((site) => `/events/${index}${site}`),
-    ];
     const open = this.#active.openCalls;
-    const metadata = {
-      ...(ownSites.length === 0 ? {} : { redacted: ownSites }),
-      ...(redactions.length === 0 ? {} : { redactions }),
-      ...(open === 0 ? {} : { unfinished_calls: open }),
-    };
-    const endEvent = {
-      ...eventBase(
-        {
-          runId: this.id,
-          spanId: RUN_SPAN_ID,
-          parentSpanId: null,
-          seq: this.#active.nextSeq(),
-          tsStart: this.#startEvent.ts_start,
-          tsEnd: isoNow(),
-        },
-        'run',
-      ),
-      phase: 'end' as const,
-      name: this.name,
-      status: failed ? ('error' as const) : ('success' as const),
-      input: null,
-      output: output.value,
-      error: error.value,
-      ...(Object.keys(metadata).length === 0 ? {} : { metadata }),
-    };
+    const endEvent = runEndEvent(
+      {
+        runId: this.id,
+        spanId: RUN_SPAN_ID,
+        seq: this.#active.nextSeq(),
+        name: this.name,
+        startedAt: this.#startEvent.ts_start,
+        endedAt: isoNow(),
+        status: failed ? 'error' : 'success',
+        output: outputValue,
+        error: failed ? toEventError(cause) : null,
+        index: this.#active.eventCount,
+        redactions: this.#active.redactions,
+        ...(open === 0 ? {} : { metadata: { unfinished_calls: open } }),
+      },
+      this.#active.redactor,
+    );
     this.#active.emit(endEvent);
     const digests = this.#active.finish();
     const summary = runSummary({ ...endEvent, ts_start: this.#startEvent.ts_start }, endEvent);
