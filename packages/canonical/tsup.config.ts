@@ -1,12 +1,3 @@
-import { defineConfig } from 'tsup';
+import { packageBuild } from '../../tsup.base.js';
 
-export default defineConfig({
-  entry: ['src/index.ts', 'src/browser.ts'],
-  format: ['esm'],
-  target: 'es2022',
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  splitting: false,
-  removeNodeProtocol: false,
-});
+export default packageBuild({ entry: ['src/index.ts', 'src/browser.ts'] });

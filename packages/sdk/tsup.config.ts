@@ -1,6 +1,6 @@
-import { defineConfig } from 'tsup';
+import { packageBuild } from '../../tsup.base.js';
 
-export default defineConfig({
+export default packageBuild({
   // index: recorder, tools, environment capture, journal and recovery. openai, anthropic, ai:
   // the integrations, each behind its own subpath so that the client packages stay optional
   // peers. preload: the module `runback record` loads with NODE_OPTIONS=--import.
@@ -11,8 +11,6 @@ export default defineConfig({
     ai: 'src/integrations/ai/index.ts',
     preload: 'src/preload/index.ts',
   },
-  format: ['esm'],
-  target: 'es2022',
   platform: 'node',
   dts: {
     entry: {
@@ -22,8 +20,5 @@ export default defineConfig({
       ai: 'src/integrations/ai/index.ts',
     },
   },
-  sourcemap: true,
-  clean: true,
   splitting: true,
-  removeNodeProtocol: false,
 });

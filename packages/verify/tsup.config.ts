@@ -1,13 +1,8 @@
-import { defineConfig } from 'tsup';
+import { packageBuild } from '../../tsup.base.js';
 
-export default defineConfig({
+export default packageBuild({
   entry: { index: 'src/index.ts', 'cli/index': 'src/cli/index.ts', bin: 'src/bin.ts' },
-  format: ['esm'],
-  target: 'es2022',
   platform: 'node',
   dts: { entry: { index: 'src/index.ts', 'cli/index': 'src/cli/index.ts' } },
-  sourcemap: true,
-  clean: true,
   splitting: true,
-  removeNodeProtocol: false,
 });
