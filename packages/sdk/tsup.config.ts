@@ -9,7 +9,7 @@ export default packageBuild({
     openai: 'src/integrations/openai/index.ts',
     anthropic: 'src/integrations/anthropic/index.ts',
     ai: 'src/integrations/ai/index.ts',
-    preload: 'src/preload/index.ts',
+    preload: 'src/process/preload.ts',
   },
   platform: 'node',
   dts: {

@@ -9,28 +9,28 @@ export {
   type Recorded,
   type RunEnd,
   type RunResult,
-} from './run/recorder.js';
-export type { RunOptions } from './run/options.js';
+} from './recorder/recorder.js';
+export type { RunOptions } from './recorder/options.js';
 
 /** Model calls, tool calls and reasoning notes inside a run. */
-export { tool, wrapTools, type ToolCallOptions, type ToolMap } from './spans/tool.js';
+export { tool, wrapTools, type ToolCallOptions, type ToolMap } from './hooks/spans/tool.js';
 export {
   beginLlmCall,
   llmCall,
   type LlmCallInit,
   type LlmCallOutcome,
   type LlmCallSpan,
-} from './spans/llm.js';
-export { reasoning } from './spans/reasoning.js';
+} from './hooks/spans/llm.js';
+export { reasoning } from './hooks/spans/reasoning.js';
 
 /** Environment capture. */
-export type { CaptureEnvOptions } from './env/settings.js';
+export type { CaptureEnvOptions } from './session/capture-settings.js';
 
 /** Redaction. */
 export { REDACTED, Redactor, type Redaction, type RedactionOptions } from './redact/index.js';
 
 /** Record layout. */
-export type { Manifest, RunSummary } from './record/assemble.js';
+export type { Manifest, RunSummary } from './session/record-file.js';
 
 /** Event shapes. */
 export type {
@@ -50,14 +50,14 @@ export type {
   RecordedEvent,
   RunEvent,
   ToolEvent,
-} from './events.js';
+} from './core/events.js';
 
 /** Files. */
-export { atomicWrite, type AtomicWriteData, type AtomicWriteOptions } from './fs/atomic-write.js';
-export { fileExists } from './fs/exists.js';
+export { atomicWrite, type AtomicWriteData, type AtomicWriteOptions } from './core/fs/atomic-write.js';
+export { fileExists } from './core/fs/exists.js';
 
 /** Errors. */
-export { RunbackError, type RunbackErrorCode } from './errors.js';
+export { RunbackError, type RunbackErrorCode } from './core/errors.js';
 
 /** Journals: crash safety, recovery, and runs recorded across processes. */
 export {
@@ -111,7 +111,7 @@ export {
   type ReplayOutcome,
   type ReplayReport,
   type RunFacts,
-} from './replay/replay.js';
+} from './recorder/replay.js';
 export {
   REPLAY_MODES,
   ReplayMissError,
@@ -120,7 +120,7 @@ export {
   type ReplayMiss,
   type ReplayMode,
   type Served,
-} from './replay/source.js';
-export { RecordedCassette, type RecordedCall } from './replay/cassette.js';
-export { firstDivergence, sameOutput, type Divergence } from './replay/compare.js';
-export { endReplayed, type RecordedLlmCall } from './spans/llm.js';
+} from './session/replay-source.js';
+export { RecordedCassette, type RecordedCall } from './session/cassette.js';
+export { firstDivergence, sameOutput, type Divergence } from './recorder/compare.js';
+export { endReplayed, type RecordedLlmCall } from './hooks/spans/llm.js';

@@ -1,4 +1,4 @@
-export { diffJson, type JsonChange, type JsonDiffOptions } from './json-diff.js';
+export { diffJson, type JsonChange, type JsonDiffOptions } from '../core/json-diff.js';
 export { alignSteps, type Aligned, type Alignable } from './align.js';
 export { stepsOf, type Step } from './steps.js';
 export {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { record } from '../run/recorder.js';
-import { llmCall } from '../spans/llm.js';
-import { reasoning } from '../spans/reasoning.js';
-import { tool } from '../spans/tool.js';
+import { record } from '../recorder/recorder.js';
+import { llmCall } from '../hooks/spans/llm.js';
+import { reasoning } from '../hooks/spans/reasoning.js';
+import { tool } from '../hooks/spans/tool.js';
 import { diffRecords } from './record-diff.js';
 
 interface Plan {

@@ -3,7 +3,7 @@
 // input and output differences are JSON Pointer operations; the run's own input, output, status
 // and error are compared too. Token and latency figures per model are reported as deltas, not
 // as differences.
-import { diffJson, type JsonChange } from './json-diff.js';
+import { diffJson, type JsonChange } from '../core/json-diff.js';
 import { alignSteps } from './align.js';
 import { stepsOf, withoutStack, type Step } from './steps.js';
 

@@ -3,7 +3,7 @@
 // timestamps, latency, `_hash`, metadata and digests are not part of a step: they differ between
 // two runs of the same work.
 import { oracleEntryOf } from '@runback/replay-digest';
-import { callName } from '../replay/cassette.js';
+import { callName } from '../session/cassette.js';
 import type { Alignable } from './align.js';
 
 /** One step of a run. */

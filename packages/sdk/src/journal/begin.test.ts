@@ -4,19 +4,19 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../../test/support.js';
-import { NO_CAPTURE } from '../env/settings.js';
-import { CHILD_ENV } from '../preload/env.js';
+import { tempDir } from '../../test/support/temp-dir.js';
+import { NO_CAPTURE } from '../session/capture-settings.js';
+import { CHILD_ENV } from './child-env.js';
 import { Redactor } from '../redact/index.js';
 import {
   ED25519_SIGNER,
   expectRunbackError,
   readValidRecord,
   type Ev,
-} from '../record/record.test-support.js';
-import { ActiveRun } from '../run/active-run.js';
-import { runInScope } from '../run/context.js';
-import { reasoning } from '../spans/reasoning.js';
+} from '../../test/support/record.js';
+import { ActiveRun } from '../session/active-run.js';
+import { runInScope } from '../session/context.js';
+import { reasoning } from '../hooks/spans/reasoning.js';
 import { beginJournalRun } from './begin.js';
 import { sealJournal } from './seal.js';
 import { JournalWriter } from './writer.js';

@@ -1,13 +1,14 @@
 // Starting a run whose events another process adds (`runback record`): the journal gets its
 // header and the run-start event here; a preloaded child appends its events; sealJournal adds
 // the run-end event and writes the record.
-import { isoNow } from '../internal-globals.js';
+import { isoNow } from '../core/internal-globals.js';
 import { Redactor, type RedactionOptions } from '../redact/index.js';
-import { ActiveRun } from '../run/active-run.js';
-import { RUN_SPAN_ID, journalHeader, newRunId, runStartEvent } from '../run/run-phases.js';
-import { snapshot } from '../run/snapshot.js';
-import { NO_CAPTURE, type CaptureEnvOptions } from '../env/settings.js';
-import { childRecordingEnv } from '../preload/env.js';
+import { ActiveRun } from '../session/active-run.js';
+import { RUN_SPAN_ID, newRunId, runStartEvent } from '../session/run-events.js';
+import { journalHeader } from './format.js';
+import { snapshot } from '../session/snapshot.js';
+import { NO_CAPTURE, type CaptureEnvOptions } from '../session/capture-settings.js';
+import { childRecordingEnv } from './child-env.js';
 import { JournalWriter } from './writer.js';
 
 /** What {@link beginJournalRun} needs. */

@@ -3,6 +3,7 @@
 // appended and fsynced the moment the event completes. A torn final line (a write cut short by
 // a crash) has no terminating newline and is dropped on recovery; any other bad line is an
 // error that names its line number.
+import { isoNow } from '../core/internal-globals.js';
 
 /** The journal format version in the header. */
 export const JOURNAL_VERSION = 1;
@@ -17,6 +18,16 @@ export interface JournalHeader {
   readonly created_at: string;
   /** Who wrote it, for support. */
   readonly writer: string;
+}
+
+/** The header line of a run's journal. */
+export function journalHeader(runId: string): JournalHeader {
+  return {
+    runback_journal: JOURNAL_VERSION,
+    run_id: runId,
+    created_at: isoNow(),
+    writer: '@runback/sdk',
+  };
 }
 
 /** The default journal path of a record: `<out>.journal`. */

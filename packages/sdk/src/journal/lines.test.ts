@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../../test/support.js';
+import { tempDir } from '../../test/support/temp-dir.js';
 import { readLines, type JournalLine } from './lines.js';
 import { journalEventTexts } from './read.js';
 

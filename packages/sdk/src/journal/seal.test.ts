@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../../test/support.js';
+import { tempDir } from '../../test/support/temp-dir.js';
 import {
   ED25519_SIGNER,
   ISO_MS,
@@ -12,11 +12,11 @@ import {
   recordValid,
   type Ev,
   type RecordJson,
-} from '../record/record.test-support.js';
-import { IncrementalSealer } from '../run/sealer.js';
-import { startRun } from '../run/recorder.js';
-import { reasoning } from '../spans/reasoning.js';
-import { tool } from '../spans/tool.js';
+} from '../../test/support/record.js';
+import { IncrementalSealer } from '../session/sealer.js';
+import { startRun } from '../recorder/recorder.js';
+import { reasoning } from '../hooks/spans/reasoning.js';
+import { tool } from '../hooks/spans/tool.js';
 import { sealJournal } from './seal.js';
 
 const RUN_ID = 'run_crash0001';

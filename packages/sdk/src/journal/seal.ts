@@ -3,10 +3,10 @@
 // checks every line and computes the digests (memory stays bounded by the largest event), pass 2
 // copies the checked lines into the record file. The journal itself is never modified.
 import type { Signer } from '@runback/sign';
-import { atomicWrite } from '../fs/atomic-write.js';
-import { RunbackError } from '../errors.js';
-import type { EventError } from '../events.js';
-import { isoNow } from '../internal-globals.js';
+import { atomicWrite } from '../core/fs/atomic-write.js';
+import { RunbackError } from '../core/errors.js';
+import type { EventError } from '../core/events.js';
+import { isoNow } from '../core/internal-globals.js';
 import {
   buildManifest,
   recordPieces,
@@ -14,10 +14,10 @@ import {
   type Manifest,
   type RunPhaseEvent,
   type RunSummary,
-} from '../record/assemble.js';
-import { runEndEvent } from '../run/run-phases.js';
+} from '../session/record-file.js';
+import { runEndEvent } from '../session/run-events.js';
 import { Redactor, type RedactionOptions } from '../redact/index.js';
-import { IncrementalSealer } from '../run/sealer.js';
+import { IncrementalSealer } from '../session/sealer.js';
 import { headerProblem } from './format.js';
 import { readLines } from './lines.js';
 

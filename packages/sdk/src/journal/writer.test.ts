@@ -1,8 +1,8 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../../test/support.js';
-import { expectRunbackError } from '../record/record.test-support.js';
+import { tempDir } from '../../test/support/temp-dir.js';
+import { expectRunbackError } from '../../test/support/record.js';
 import type { JournalHeader } from './format.js';
 import { JournalWriter } from './writer.js';
 

@@ -4,7 +4,7 @@
 // append to one journal without overwriting each other.
 import { closeSync, constants, fsyncSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { RunbackError } from '../errors.js';
+import { RunbackError } from '../core/errors.js';
 import type { JournalHeader } from './format.js';
 
 /** An open journal file. */

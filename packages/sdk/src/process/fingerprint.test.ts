@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { arch, platform, release } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../../test/support.js';
+import { tempDir } from '../../test/support/temp-dir.js';
 import { environmentFingerprint } from './fingerprint.js';
 
 const git = (cwd: string, ...args: string[]) =>

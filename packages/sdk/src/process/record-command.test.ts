@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { fetchKey } from '@runback/replay-digest';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../../test/support.js';
+import { tempDir } from '../../test/support/temp-dir.js';
 import {
   ED25519_SIGNER,
   HMAC_KEY,
@@ -16,7 +16,7 @@ import {
   localServer,
   readValidRecord,
   type Ev,
-} from '../record/record.test-support.js';
+} from '../../test/support/record.js';
 import { recordCommand, type RecordCommandOptions } from './record-command.js';
 
 const SDK_DIST = fileURLToPath(new URL('../../dist/index.js', import.meta.url));

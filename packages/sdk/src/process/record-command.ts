@@ -9,15 +9,15 @@ import { unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import type { Signer } from '@runback/sign';
-import { argError } from '../errors.js';
-import type { CaptureEnvOptions } from '../env/settings.js';
+import { argError } from '../core/errors.js';
+import type { CaptureEnvOptions } from '../session/capture-settings.js';
 import { beginJournalRun, preloadSpecifier } from '../journal/begin.js';
 import { journalPathFor } from '../journal/format.js';
 import { sealJournal, type SealJournalReport } from '../journal/seal.js';
 import { environmentFingerprint } from './fingerprint.js';
 import { OutputCapture, type CapturedOutput } from './output-capture.js';
-import { REPLAY_ENV } from '../preload/env.js';
-import type { ReplayMode } from '../replay/source.js';
+import { REPLAY_ENV } from '../journal/child-env.js';
+import type { ReplayMode } from '../session/replay-source.js';
 
 /** Options of {@link recordCommand}. */
 export interface RecordCommandOptions {

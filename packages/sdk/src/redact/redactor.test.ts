@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SAMPLE_SECRETS, resolvePointer } from '../record/record.test-support.js';
+import { SAMPLE_SECRETS, resolvePointer } from '../../test/support/record.js';
 import { REDACTED, Redactor, SECRET_VALUE_PATTERNS } from './index.js';
 
 describe('Redactor: member names', () => {

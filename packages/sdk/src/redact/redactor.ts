@@ -2,7 +2,7 @@
 // §7), so a redacted record still verifies, and the secret never reaches the journal or the
 // record. It copies on write: the agent's own objects are never modified.
 import { escapePointerToken } from '@runback/canonical';
-import { argError } from '../errors.js';
+import { argError } from '../core/errors.js';
 import {
   REDACTED,
   SECRET_NAME_ENDINGS,

@@ -4,10 +4,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateEd25519KeyPair } from '@runback/sign';
 import { verifyJson, type VerifyResult } from '@runback/verify';
-import type { LlmEvent, RecordedEvent } from '../../src/events.js';
-import type { RunOptions } from '../../src/run/options.js';
-import { record } from '../../src/run/recorder.js';
-import { tempDir } from '../support.js';
+import type { LlmEvent, RecordedEvent } from '../../src/core/events.js';
+import type { RunOptions } from '../../src/recorder/options.js';
+import { record } from '../../src/recorder/recorder.js';
+import { tempDir } from '../support/temp-dir.js';
 
 /** A written record, read back. */
 export interface WrittenRecord<T> {

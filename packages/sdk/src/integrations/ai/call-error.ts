@@ -8,7 +8,7 @@
 // Nothing here imports the AI SDK (an optional peer): its errors are recognised and rebuilt by
 // their documented markers, `Symbol.for('vercel.ai.error')` and
 // `Symbol.for('vercel.ai.error.' + name)`.
-import { recordedError } from '../../replay/serve.js';
+import { recordedError } from '../../session/serve.js';
 import { toJson } from './json.js';
 import { isObject } from './replay-support.js';
 

@@ -1,8 +1,8 @@
 // A doGenerate result as the llm event's outcome. `response.raw` keeps the result itself, as
 // JSON, so that a replay can hand the same result back to the AI SDK.
 import type { LanguageModelV3GenerateResult } from '@ai-sdk/provider';
-import type { LlmToolCall } from '../../events.js';
-import type { LlmCallOutcome, LlmCallSpan } from '../../spans/llm.js';
+import type { LlmToolCall } from '../../core/events.js';
+import type { LlmCallOutcome, LlmCallSpan } from '../../hooks/spans/llm.js';
 import { errorMetadataOf } from './call-error.js';
 import { toJson } from './json.js';
 import { metadataOf, responseOf, toolCallOf, usageOf } from './response.js';

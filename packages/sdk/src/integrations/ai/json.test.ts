@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RunbackError } from '../../errors.js';
+import { RunbackError } from '../../core/errors.js';
 import { toJson, toJsonObject } from './json.js';
 
 describe('toJson', () => {

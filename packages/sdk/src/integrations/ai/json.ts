@@ -4,7 +4,7 @@
 // engine knows what to turn back: an ISO string where a Date stood, base64 where bytes stood
 // (which the AI SDK's file types accept as they are), `{name, message}` where an Error stood.
 // Everything else follows JSON.stringify: undefined members and functions are left out.
-import { RunbackError } from '../../errors.js';
+import { RunbackError } from '../../core/errors.js';
 
 /** A JSON copy of `value` with Dates, bytes, URLs and Errors converted. `label` names it in errors. */
 export function toJson(value: unknown, label: string): unknown {

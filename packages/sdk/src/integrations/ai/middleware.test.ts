@@ -9,11 +9,11 @@ import { generateText, stepCountIs, streamText, tool, wrapLanguageModel } from '
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { beginLlmCall } from '../../spans/llm.js';
-import { tool as recordTool } from '../../spans/tool.js';
+import { beginLlmCall } from '../../hooks/spans/llm.js';
+import { tool as recordTool } from '../../hooks/spans/tool.js';
 import { runbackMiddleware } from './index.js';
-import { opening, usage } from './mock-parts.js';
-import { readAll, recordToFile } from './test-run.js';
+import { opening, usage } from '../../../test/support/ai/mock-parts.js';
+import { readAll, recordToFile } from '../../../test/support/ai/record-to-file.js';
 
 const answer: LanguageModelV3GenerateResult = {
   content: [

@@ -8,8 +8,8 @@
 // wraps the model with its own copy of `wrapLanguageModel`.
 import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import type { LanguageModelMiddleware } from 'ai';
-import { currentScope } from '../../run/context.js';
-import { beginLlmCall, type LlmCallInit } from '../../spans/llm.js';
+import { currentScope } from '../../session/context.js';
+import { beginLlmCall, type LlmCallInit } from '../../hooks/spans/llm.js';
 import { errorMetadataOf } from './call-error.js';
 import { recordGenerate } from './generate.js';
 import { checkMiddlewareOptions, type RunbackMiddlewareOptions } from './options.js';

@@ -6,10 +6,10 @@ import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provid
 import { generateEd25519KeyPair } from '@runback/sign';
 import { APICallError, generateText, streamText, wrapLanguageModel } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../../../test/support.js';
-import { startRun } from '../../run/recorder.js';
+import { tempDir } from '../../../test/support/temp-dir.js';
+import { startRun } from '../../recorder/recorder.js';
 import { runbackMiddleware } from './index.js';
-import { startMockOpenAI, type MockOpenAI } from './mock-openai-server.js';
+import { startMockOpenAI, type MockOpenAI } from '../../../test/mock-llm/openai-server.js';
 import {
   API_KEY,
   completion,
@@ -17,8 +17,8 @@ import {
   serverError,
   textEvents,
   toolEvents,
-} from './openai-fixtures.js';
-import { readAll, readRun, recordToFile } from './test-run.js';
+} from '../../../test/support/ai/openai-fixtures.js';
+import { readAll, readRun, recordToFile } from '../../../test/support/ai/record-to-file.js';
 
 const asJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 const userPrompt: LanguageModelV3CallOptions = {

@@ -1,8 +1,8 @@
 // The options of runbackMiddleware, checked when the middleware is made, so that a mistake
 // fails at start-up rather than at the first model call of a run.
 import { parseKeyProjection } from '@runback/replay-digest';
-import { argError } from '../../errors.js';
-import type { KeyProjectionSpec } from '../../events.js';
+import { argError } from '../../core/errors.js';
+import type { KeyProjectionSpec } from '../../core/events.js';
 
 /** How the AI SDK middleware records model calls. */
 export interface RunbackMiddlewareOptions {

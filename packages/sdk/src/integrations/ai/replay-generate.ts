@@ -1,7 +1,7 @@
 // Answering a doGenerate call from the record: the LanguageModelV3GenerateResult is rebuilt from
 // `response.raw` (generate.ts wrote it) and the provider is never called.
 import type { LanguageModelV3GenerateResult } from '@ai-sdk/provider';
-import { endReplayed, type LlmCallSpan, type RecordedLlmCall } from '../../spans/llm.js';
+import { endReplayed, type LlmCallSpan, type RecordedLlmCall } from '../../hooks/spans/llm.js';
 import { asAiSdkError } from './call-error.js';
 import { failUnsupported, isObject, withTimestamp } from './replay-support.js';
 

@@ -2,8 +2,8 @@
 // failed stream the `metadata.partial` that stream.ts kept) are streamed back in order, and the
 // provider is never called.
 import type { LanguageModelV3StreamPart, LanguageModelV3StreamResult } from '@ai-sdk/provider';
-import { toEventError } from '../../events.js';
-import { endReplayed, type LlmCallSpan, type RecordedLlmCall } from '../../spans/llm.js';
+import { toEventError } from '../../core/events.js';
+import { endReplayed, type LlmCallSpan, type RecordedLlmCall } from '../../hooks/spans/llm.js';
 import { asAiSdkError, streamErrorOf } from './call-error.js';
 import { failUnsupported, isObject, withTimestamp } from './replay-support.js';
 

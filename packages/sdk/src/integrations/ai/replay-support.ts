@@ -1,7 +1,7 @@
 // What the generate and stream replays share: reading the recorded JSON back into AI SDK values,
 // and failing a call that the record cannot answer in this form.
-import { RunbackError } from '../../errors.js';
-import type { LlmCallSpan, RecordedLlmCall } from '../../spans/llm.js';
+import { RunbackError } from '../../core/errors.js';
+import type { LlmCallSpan, RecordedLlmCall } from '../../hooks/spans/llm.js';
 
 /**
  * Fails `span` with REPLAY_UNSUPPORTED and returns the error to throw: the served call holds no

@@ -5,18 +5,18 @@ import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { APICallError, generateText, RetryError, stepCountIs, streamText, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { ReplayOptions } from '../../replay/replay.js';
-import { ReplayMissError } from '../../replay/source.js';
-import { tool as recordTool } from '../../spans/tool.js';
+import type { ReplayOptions } from '../../recorder/replay.js';
+import { ReplayMissError } from '../../session/replay-source.js';
+import { tool as recordTool } from '../../hooks/spans/tool.js';
 import {
   completion,
   serverError,
   textEvents,
   toolCallCompletion,
   toolEvents,
-} from './openai-fixtures.js';
-import { recordThenReplayOpenAI } from './replay-run.js';
-import { readAll } from './test-run.js';
+} from '../../../test/support/ai/openai-fixtures.js';
+import { recordThenReplayOpenAI } from '../../../test/support/ai/record-then-replay.js';
+import { readAll } from '../../../test/support/ai/record-to-file.js';
 
 /** The get_order tool, recorded with runback's tool(); counts how often it really runs. */
 function orderTools(runs: { count: number }) {

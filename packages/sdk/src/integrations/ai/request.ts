@@ -2,7 +2,7 @@
 // "Record": `request {system, messages[], tools[], params}`). The request is part of the replay
 // key, so it holds what determines the answer and nothing that varies from call to call.
 import type { LanguageModelV3CallOptions, LanguageModelV3Message } from '@ai-sdk/provider';
-import type { LlmRequest } from '../../events.js';
+import type { LlmRequest } from '../../core/events.js';
 import { toJson, toJsonObject } from './json.js';
 
 type SystemMessage = Extract<LanguageModelV3Message, { role: 'system' }>;

@@ -2,7 +2,7 @@
 // "Record": `response {text, reasoning, finish_reason, tool_calls[]}`, `usage {input_tokens,
 // output_tokens, total_tokens}`), read from AI SDK values.
 import type { LanguageModelV3ResponseMetadata, LanguageModelV3ToolCall } from '@ai-sdk/provider';
-import type { LlmResponse, LlmToolCall, LlmUsage } from '../../events.js';
+import type { LlmResponse, LlmToolCall, LlmUsage } from '../../core/events.js';
 
 /** What a response said, gathered from a result's content or from a stream's parts. */
 export interface ResponseParts {

@@ -3,9 +3,9 @@
 // `response.chunks`, which is what a replay streams back, and text, reasoning, tool calls,
 // finish reason and usage are gathered into the response shape as the parts go by.
 import type { LanguageModelV3StreamPart } from '@ai-sdk/provider';
-import type { LlmToolCall } from '../../events.js';
-import { findingError } from '../../providers/provider-error.js';
-import type { LlmCallOutcome, LlmCallSpan } from '../../spans/llm.js';
+import type { LlmToolCall } from '../../core/events.js';
+import { findingError } from '../../hooks/providers/provider-error.js';
+import type { LlmCallOutcome, LlmCallSpan } from '../../hooks/spans/llm.js';
 import { toJson } from './json.js';
 import { metadataOf, responseOf, toolCallOf, usageOf } from './response.js';
 

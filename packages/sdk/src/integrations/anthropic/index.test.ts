@@ -15,8 +15,8 @@ import {
   rejectionOf,
 } from '../../../test/mock-llm/lifecycle.js';
 import { recordToFile } from '../../../test/mock-llm/recording.js';
-import { anthropicMessages } from '../../providers/anthropic-messages.js';
-import { startRun } from '../../run/recorder.js';
+import { anthropicMessages } from '../../hooks/providers/anthropic-messages.js';
+import { startRun } from '../../recorder/recorder.js';
 import { instrumentAnthropic } from './index.js';
 
 const server = mockServerPerTest();

@@ -1,9 +1,9 @@
 // @runback/sdk/anthropic: Anthropic calls recorded as llm events. `@anthropic-ai/sdk` is an
 // optional peer, so this module imports only its types: nothing of it is loaded at runtime.
 import type { Anthropic } from '@anthropic-ai/sdk';
-import { instrumentClientFetch } from '../../providers/index.js';
+import { instrumentClientFetch } from '../../hooks/providers/index.js';
 
-export { runbackFetch, type FetchFunction } from '../../providers/index.js';
+export { runbackFetch, type FetchFunction } from '../../hooks/providers/index.js';
 
 /**
  * Records the calls `client` makes to messages (`messages.create`, with or without

@@ -8,7 +8,7 @@ import {
   openaiError,
 } from '../../../test/mock-llm/openai.js';
 import { recordToFile } from '../../../test/mock-llm/recording.js';
-import { startRun } from '../../run/recorder.js';
+import { startRun } from '../../recorder/recorder.js';
 import { instrumentOpenAI, runbackFetch, type FetchFunction } from './index.js';
 
 const server = mockServerPerTest();

@@ -1,9 +1,9 @@
 // @runback/sdk/openai: OpenAI calls recorded as llm events. `openai` is an optional peer, so
 // this module imports only its types: nothing of it is loaded at runtime.
 import type { OpenAI } from 'openai';
-import { instrumentClientFetch } from '../../providers/index.js';
+import { instrumentClientFetch } from '../../hooks/providers/index.js';
 
-export { runbackFetch, type FetchFunction } from '../../providers/index.js';
+export { runbackFetch, type FetchFunction } from '../../hooks/providers/index.js';
 
 /**
  * Records the calls `client` makes to chat completions and responses, streamed or not, as llm

@@ -1,0 +1,114 @@
+// fetch capture. A call to a known model API becomes an `llm` event (providers/); any other
+// request becomes a `fetch` env event keyed as format-decisions "Record" says:
+//   sha256_hex("fetch:" + METHOD + ":" + url + ":" + sha256_hex(body bytes))
+// The response body is read whole, recorded, and handed back as a fresh Response with the
+// same status, headers and bytes.
+import { fetchKey } from '@runback/replay-digest';
+import { isoNow } from '../../core/internal-globals.js';
+import { interceptProviderCall } from '../providers/index.js';
+import { currentScope, runInScope } from '../../session/context.js';
+import { captureScope, emitEnv } from './record-env.js';
+import { keyedInput, recordedError, servedCall } from '../../session/serve.js';
+import { bodyOf, bytesOf, rebuildResponse, responseRecord, requestBodyBytes } from './http-body.js';
+
+/** A recorded fetch output: a response, or the network error the request ended in. */
+type RecordedFetchOutput =
+  | {
+      readonly status: number;
+      readonly status_text: string;
+      readonly headers: Record<string, string>;
+      readonly body: { text: string } | { base64: string };
+    }
+  | { readonly error: unknown };
+
+/** Wraps a fetch implementation with capture. */
+export function capturedFetch(original: typeof fetch): typeof fetch {
+  return async function fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+    const scope = captureScope('fetch');
+    const providers = captureScope('providers');
+    if (scope === undefined && providers === undefined) return quiet(() => original(input, init));
+    const request = new Request(input, init);
+    const next = (req: Request) => quiet(() => original(req));
+    if (providers !== undefined) {
+      const handled = interceptProviderCall(request, next);
+      if (handled !== undefined) return handled;
+    }
+    if (scope === undefined) return next(request);
+
+    const body = await requestBodyBytes(request);
+    const key = fetchKey(request.method, request.url, body);
+    const seq = scope.run.beginCall();
+    const tsStart = isoNow();
+    // What was asked, for readers and for replay's request diffs (the key covers it too).
+    const extra = {
+      input: {
+        ...(body.length === 0 ? {} : { body: bodyOf(body) }),
+        method: request.method,
+        url: request.url,
+      },
+    };
+    let served;
+    try {
+      served = servedCall(scope.run, {
+        kind: 'fetch',
+        name: 'fetch',
+        key: () => key,
+        input: keyedInput(scope.run, extra.input),
+      });
+    } catch (err) {
+      // A replay with no recorded answer: the failed request is part of the replayed run.
+      emitEnv(scope, 'fetch', key, { error: networkError(err) }, { callSeq: seq, tsStart, extra });
+      throw err;
+    }
+    if (served !== undefined) {
+      // A replay: the recorded response (or network failure), without touching the network.
+      const output = served.event['output'] as RecordedFetchOutput;
+      emitEnv(scope, 'fetch', key, output, { callSeq: seq, tsStart, extra });
+      if ('error' in output)
+        throw new TypeError('fetch failed', { cause: recordedError(output.error) });
+      return rebuildResponse(
+        request.url,
+        output.status,
+        output.status_text,
+        output.headers,
+        bytesOf(output.body),
+      );
+    }
+    let response: Response;
+    try {
+      response = await next(request);
+    } catch (err) {
+      emitEnv(scope, 'fetch', key, { error: networkError(err) }, { callSeq: seq, tsStart, extra });
+      throw err;
+    }
+    let recorded: Awaited<ReturnType<typeof responseRecord>>;
+    try {
+      recorded = await quiet(() => responseRecord(response));
+    } catch (err) {
+      // The body could not be read (the connection dropped mid-body): a failed request.
+      emitEnv(scope, 'fetch', key, { error: networkError(err) }, { callSeq: seq, tsStart, extra });
+      throw err;
+    }
+    const { output, replacement } = recorded;
+    emitEnv(scope, 'fetch', key, output, { callSeq: seq, tsStart, extra });
+    return replacement;
+  };
+}
+
+/**
+ * Runs the runtime's side of a fetch outside the run's capture. The runtime reads the clock
+ * while it fetches (undici times the end of every response body, in callbacks that inherit the
+ * caller's async context); recorded, those reads would add `now` events the agent never made.
+ */
+function quiet<T>(fn: () => T): T {
+  const scope = currentScope();
+  return scope === undefined || scope.kind !== 'run'
+    ? fn()
+    : runInScope({ ...scope, kind: 'env' }, fn);
+}
+
+function networkError(err: unknown): { name: string; message: string } {
+  return err instanceof Error
+    ? { name: err.name, message: err.message }
+    : { name: 'Error', message: String(err) };
+}

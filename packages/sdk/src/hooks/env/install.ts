@@ -1,0 +1,80 @@
+// Environment capture (issue 3, item 4): the clock, randomness, UUIDs and fetch are wrapped
+// once, process-wide, the first time a run asks for capture. The wrappers are inert outside
+// recorded runs (and inside model and tool calls): they call the original and record nothing,
+// so code outside a run, and concurrent runs without capture, see no difference.
+import { createRequire, syncBuiltinESMExports } from 'node:module';
+import { OriginalDate, originalFetch } from '../../core/internal-globals.js';
+import { capturedFetch } from './fetch.js';
+import { servedCall } from '../../session/serve.js';
+import { captureScope, emitEnv } from './record-env.js';
+
+let installed = false;
+
+/** Wraps the globals (idempotent). */
+export function installCapture(): void {
+  if (installed) return;
+  installed = true;
+  installClock();
+  installRandom();
+  installUuid();
+  if (originalFetch !== undefined) globalThis.fetch = capturedFetch(originalFetch);
+}
+
+/** Whether the wrappers are installed. */
+export function captureInstalled(): boolean {
+  return installed;
+}
+
+/**
+ * One environment read: outside capture, the real value; captured, recorded as an env event
+ * keyed by its kind; in a replay, the recorded value, served first-in first-out (and recorded
+ * again, so the replayed run's cassette can be compared with the record's).
+ */
+function readEnv<T>(kind: 'now' | 'date' | 'random' | 'uuid' | 'clock', read: () => T): T {
+  const scope = captureScope(kind);
+  if (scope === undefined) return read();
+  const served = servedCall(scope.run, { kind, name: kind, key: () => kind, input: kind });
+  const value = served === undefined ? read() : (served.event['output'] as T);
+  emitEnv(scope, kind, kind, value);
+  return value;
+}
+
+function installClock(): void {
+  const realNow = OriginalDate.now.bind(OriginalDate);
+  const now = (): number => readEnv('now', realNow);
+  const dateNow = (): number => readEnv('date', realNow);
+  // A constructor that behaves as Date in every way: same prototype (instanceof holds), same
+  // statics, called without `new` it returns a string; only the argument-less forms read the
+  // clock through the capture.
+  function CapturedDate(this: unknown, ...args: unknown[]): unknown {
+    if (new.target === undefined) return new OriginalDate(dateNow()).toString();
+    const values = args.length === 0 ? [dateNow()] : args;
+    return Reflect.construct(OriginalDate, values, new.target);
+  }
+  Object.setPrototypeOf(CapturedDate, OriginalDate);
+  Object.defineProperty(CapturedDate, 'prototype', { value: OriginalDate.prototype });
+  Object.defineProperty(CapturedDate, 'name', { value: 'Date' });
+  Object.defineProperty(CapturedDate, 'now', { value: now, writable: true, configurable: true });
+  globalThis.Date = CapturedDate as unknown as DateConstructor;
+
+  const realPerformanceNow = performance.now.bind(performance);
+  performance.now = () => readEnv('clock', realPerformanceNow);
+}
+
+function installRandom(): void {
+  const realRandom = Math.random.bind(Math);
+  Math.random = () => readEnv('random', realRandom);
+}
+
+function installUuid(): void {
+  const wrap = (original: () => string) => () => readEnv('uuid', original);
+  const web = globalThis.crypto;
+  if (typeof web?.randomUUID === 'function') {
+    web.randomUUID = wrap(web.randomUUID.bind(web)) as typeof web.randomUUID;
+  }
+  // node:crypto's randomUUID: patch the CommonJS export object, then refresh the ESM named
+  // exports from it, so `import { randomUUID } from 'node:crypto'` is captured too.
+  const nodeCrypto = createRequire(import.meta.url)('node:crypto') as { randomUUID: () => string };
+  nodeCrypto.randomUUID = wrap(nodeCrypto.randomUUID.bind(nodeCrypto));
+  syncBuiltinESMExports();
+}

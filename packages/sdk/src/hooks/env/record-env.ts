@@ -1,0 +1,61 @@
+// Recording one environment read as an `env` event (format-decisions "Record": now, date,
+// random, uuid and clock are keyed by their kind name; fetch by a hash of the request).
+import { isoNow } from '../../core/internal-globals.js';
+import { currentScope, type Scope } from '../../session/context.js';
+import { eventBase } from '../../session/event-base.js';
+import { spanIdFor } from '../spans/call.js';
+import type { EnvKind } from '../../core/events.js';
+import type { CaptureSettings } from '../../session/capture-settings.js';
+
+/**
+ * The scope an environment read of `switchName` is recorded in, or undefined when it is not
+ * captured: outside a run, in a run without that capture, or inside a model or tool call (the
+ * call's output is what replay serves, so reads inside it stay inside it).
+ */
+export function captureScope(switchName: keyof CaptureSettings): Scope | undefined {
+  const scope = currentScope();
+  if (scope === undefined || scope.kind !== 'run' || !scope.run.capture[switchName])
+    return undefined;
+  return scope;
+}
+
+/** Where an env read sits: a seq taken when an asynchronous read (fetch) started, or now. */
+export interface EnvReadPlace {
+  /** From `run.beginCall()` for a read that took time; absent for an instant read. */
+  readonly callSeq?: number;
+  readonly tsStart?: string;
+  /** Members stored between `key` and `output` (a fetch's method and url). */
+  readonly extra?: Record<string, unknown>;
+}
+
+/** Emits an env event in `scope`. */
+export function emitEnv(
+  scope: Scope,
+  kind: EnvKind,
+  key: string,
+  output: unknown,
+  place: EnvReadPlace = {},
+): void {
+  const seq = place.callSeq ?? scope.run.nextSeq();
+  const now = isoNow();
+  scope.run.emit(
+    {
+      ...eventBase(
+        {
+          runId: scope.run.runId,
+          spanId: spanIdFor(seq),
+          parentSpanId: scope.spanId,
+          seq,
+          tsStart: place.tsStart ?? now,
+          tsEnd: now,
+        },
+        'env',
+      ),
+      kind,
+      key,
+      ...place.extra,
+      output,
+    },
+    place.callSeq !== undefined,
+  );
+}

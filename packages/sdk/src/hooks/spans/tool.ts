@@ -1,0 +1,123 @@
+// Recording tool calls (issue 3, item 3): `tool(name, input, fn)` and `wrapTools(map)`.
+import { argError } from '../../core/errors.js';
+import { elapsedMs } from '../../core/internal-globals.js';
+import { toEventError, type KeyProjectionSpec } from '../../core/events.js';
+import { currentScope, runInScope } from '../../session/context.js';
+import { eventBase } from '../../session/event-base.js';
+import { snapshot } from '../../session/snapshot.js';
+import { toolKey } from '@runback/replay-digest';
+import { keyedInput, recordedError, servedCall } from '../../session/serve.js';
+import { callPlace, checkKeyProjection, openCall } from './call.js';
+
+/** Options of one tool call. */
+export interface ToolCallOptions {
+  /** The model's id for this call, linking it to the `llm` event that asked for it. */
+  readonly toolCallId?: string;
+  /** Members of `input` left out of the replay key (format-decisions "Record"). */
+  readonly keyProjection?: KeyProjectionSpec;
+  /** Extra facts stored with the event. */
+  readonly metadata?: Record<string, unknown>;
+}
+
+/**
+ * Runs `fn(input)` as a recorded tool call and returns its result. The event holds a JSON copy
+ * of the input taken before `fn` runs and of the output when it resolves; a throw is recorded
+ * with its error and rethrown unchanged. Outside a recorded run this is just `fn(input)`.
+ * Environment reads inside `fn` are not captured: the tool's output is what replay serves.
+ */
+export async function tool<I, O>(
+  name: string,
+  input: I,
+  fn: (input: I) => O | Promise<O>,
+  options: ToolCallOptions = {},
+): Promise<Awaited<O>> {
+  if (typeof name !== 'string' || name === '') throw argError('name', 'a non-empty string', name);
+  if (typeof fn !== 'function') throw argError('fn', 'a function', fn);
+  checkKeyProjection('options.keyProjection', options.keyProjection);
+  const parent = currentScope();
+  if (parent === undefined) return await fn(input);
+
+  const storedInput = snapshot(input, `tool "${name}" input`);
+  const metadata = snapshot(options.metadata, `tool "${name}" metadata`);
+  const call = openCall(parent, 'tool');
+  const finish = (output: unknown, error: unknown, failed: boolean) => {
+    call.scope.run.emit(
+      {
+        ...eventBase(callPlace(call), 'tool'),
+        tool_name: name,
+        tool_call_id: options.toolCallId ?? null,
+        input: storedInput ?? null,
+        output: failed ? null : (output ?? null),
+        latency_ms: elapsedMs(call.startMs),
+        error: failed ? toEventError(error) : null,
+        ...(options.keyProjection === undefined ? {} : { key_projection: options.keyProjection }),
+        ...(metadata === undefined ? {} : { metadata }),
+      },
+      true,
+    );
+  };
+
+  // In a replay the recorded call answers, and `fn` does not run.
+  let served;
+  try {
+    const keyed = keyedInput(parent.run, storedInput ?? null);
+    served = servedCall(parent.run, {
+      kind: 'tool',
+      name,
+      key: () => toolKey(name, keyed, options.keyProjection),
+      input: keyed,
+    });
+  } catch (err) {
+    finish(null, err, true);
+    throw err;
+  }
+  if (served !== undefined) {
+    const recorded = served.event;
+    if (recorded['error'] !== null && recorded['error'] !== undefined) {
+      const err = recordedError(recorded['error']);
+      finish(null, err, true);
+      throw err;
+    }
+    finish(recorded['output'], null, false);
+    return recorded['output'] as Awaited<O>;
+  }
+
+  let result: Awaited<O>;
+  try {
+    result = await runInScope(call.scope, () => fn(input));
+  } catch (err) {
+    finish(null, err, true);
+    throw err;
+  }
+  let output: unknown;
+  try {
+    output = snapshot(result, `tool "${name}" output`);
+  } catch (err) {
+    call.scope.run.abandonCall(call.seq);
+    throw err;
+  }
+  finish(output, null, false);
+  return result;
+}
+
+/** A map of tool functions, each taking one input. */
+export type ToolMap = Readonly<Record<string, (input: never) => unknown>>;
+
+/**
+ * Wraps every function of a tool map so each call is recorded as `tool(name, input, fn)`, the
+ * map key being the tool name. Returns a new map; the functions keep their signatures (they
+ * return promises).
+ */
+export function wrapTools<T extends ToolMap>(
+  tools: T,
+  options: Omit<ToolCallOptions, 'toolCallId'> = {},
+): { [K in keyof T]: (input: Parameters<T[K]>[0]) => Promise<Awaited<ReturnType<T[K]>>> } {
+  if (typeof tools !== 'object' || tools === null) throw argError('tools', 'an object', tools);
+  const wrapped: Record<string, (input: unknown) => Promise<unknown>> = {};
+  for (const [name, fn] of Object.entries(tools)) {
+    if (typeof fn !== 'function') throw argError(`tools.${name}`, 'a function', fn);
+    wrapped[name] = (input: unknown) =>
+      tool(name, input, fn as (input: unknown) => unknown, options);
+  }
+  return wrapped as never;
+}

@@ -1,0 +1,74 @@
+// The module `runback record` and `runback replay` load into a Node program with
+// NODE_OPTIONS=--import (issue 3, item 5; issue 4, item 1). With no code change:
+// - recording: the program's model calls (through fetch), fetch, clock, randomness and UUIDs
+//   are recorded into the run's journal, continuing the chain the parent began;
+// - replay (RUNBACK_REPLAY=record.json): the same calls are answered from the record.
+// Without the variables it does nothing.
+import { readFileSync } from 'node:fs';
+import { installCapture } from '../hooks/env/install.js';
+import { captureSettings, type CaptureEnvOptions } from '../session/capture-settings.js';
+import { JournalWriter } from '../journal/writer.js';
+import { Redactor } from '../redact/index.js';
+import { RecordedCassette } from '../session/cassette.js';
+import { captureFor, checkRecordForReplay } from '../recorder/replay.js';
+import { REPLAY_MODES, ReplaySource, type ReplayMode } from '../session/replay-source.js';
+import { ActiveRun, type EventSink } from '../session/active-run.js';
+import { setProcessReplaySource, setProcessScope } from '../session/context.js';
+import { takeChildRecording, takeReplayRequest } from '../journal/child-env.js';
+
+const child = takeChildRecording(process.env);
+const replayRequest = takeReplayRequest(process.env);
+
+let source: ReplaySource | undefined;
+let replayCapture: CaptureEnvOptions | undefined;
+if (replayRequest !== undefined) {
+  const mode = replayRequest.mode as ReplayMode;
+  if (!REPLAY_MODES.includes(mode)) {
+    fail(`RUNBACK_REPLAY_MODE: expected ${REPLAY_MODES.join(', ')}, got ${JSON.stringify(mode)}`);
+  }
+  let loaded: ReturnType<typeof checkRecordForReplay> | undefined;
+  try {
+    loaded = checkRecordForReplay(readFileSync(replayRequest.path));
+  } catch (err) {
+    fail(
+      `cannot replay ${replayRequest.path}: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
+  if (loaded !== undefined) {
+    source = new ReplaySource(new RecordedCassette(loaded.record.events), mode);
+    replayCapture = captureFor(loaded.record.events);
+    setProcessReplaySource(source);
+  }
+}
+
+if (child !== undefined || source !== undefined) {
+  let sink: EventSink = { write: () => undefined };
+  let close = () => undefined as void;
+  if (child !== undefined) {
+    const writer = JournalWriter.openForAppend(child.journal, { sync: child.sync });
+    sink = { write: (text) => writer.append(text) };
+    close = () => writer.close();
+  }
+  const run = new ActiveRun({
+    runId: child?.runId ?? 'run_replay',
+    rootSpanId: child?.parentSpan ?? 'run',
+    sink,
+    redactor: new Redactor(),
+    capture: captureSettings(replayCapture ?? (child?.capture as boolean | CaptureEnvOptions)),
+    replay: source,
+    ...(child === undefined
+      ? {}
+      : { firstSeq: child.firstSeq, chainHead: child.chainHead, chainCount: child.chainCount }),
+  });
+  setProcessScope({ run, spanId: child?.parentSpan ?? 'run', kind: 'run' });
+  installCapture();
+  process.once('exit', () => {
+    run.close();
+    close();
+  });
+}
+
+function fail(message: string): never {
+  process.stderr.write(`runback: ${message}\n`);
+  process.exit(70);
+}

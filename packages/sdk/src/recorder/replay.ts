@@ -1,0 +1,226 @@
+// replay(record, agent): run the agent again with every model, tool and environment call
+// answered from the record — no network, no API key, no cost — record the replayed run, and
+// prove that it reproduces the record or say where it diverged (issue 4, items 1 and 2).
+import type { Signer } from '@runback/sign';
+import { verify, verifyJson, type VerifyOptions, type VerifyResult } from '@runback/verify';
+import { readFile } from 'node:fs/promises';
+import { RunbackError, argError } from '../core/errors.js';
+import type { CaptureEnvOptions } from '../session/capture-settings.js';
+import { startRun, type RunResult } from './recorder.js';
+import { RecordedCassette } from '../session/cassette.js';
+import { firstDivergence, sameOutput, type Divergence } from './compare.js';
+import { REPLAY_MODES, ReplaySource, type ReplayMiss, type ReplayMode } from '../session/replay-source.js';
+
+/** Options of {@link replay}. */
+export interface ReplayOptions {
+  /** How calls are answered (default `strict`). */
+  readonly mode?: ReplayMode;
+  /** Keys the record must verify under; without them an intact record is replayed as `unverified`. */
+  readonly trust?: VerifyOptions;
+  /** Write the replayed run's record here. */
+  readonly out?: string;
+  readonly signer?: Signer;
+  /** Override the environment capture (default: the kinds the record holds). */
+  readonly captureEnv?: boolean | CaptureEnvOptions;
+}
+
+/** What a replay established. */
+export interface ReplayReport {
+  /** `reproduced`: same cassette digest and same output; otherwise `diverged`. */
+  readonly status: 'reproduced' | 'diverged';
+  readonly mode: ReplayMode;
+  /** The verdict on the record that was replayed. */
+  readonly verdict: VerifyResult['verdict'];
+  readonly recorded: RunFacts;
+  readonly replayed: RunFacts;
+  readonly cassetteMatches: boolean;
+  readonly outputMatches: boolean;
+  /** The first call at which the replay departed from the record, if it did. */
+  readonly divergence: Divergence | null;
+  /** Calls no recorded call answered (the one that stopped a strict replay, or those sent live). */
+  readonly misses: readonly ReplayMiss[];
+  /** Recorded calls the replay never asked for. */
+  readonly unserved: number;
+}
+
+/** The facts compared for one run. */
+export interface RunFacts {
+  readonly runId: string;
+  readonly status: unknown;
+  readonly cassetteDigest: string;
+  readonly entryCount: number;
+  readonly output: unknown;
+  readonly error: unknown;
+}
+
+/** A replay's report, the agent's result, and the replayed run's record. */
+export interface ReplayOutcome<T> {
+  readonly report: ReplayReport;
+  /** What the agent returned, when it returned. */
+  readonly output: T | undefined;
+  /** What the agent threw, when it threw (a ReplayMissError in a strict replay that missed). */
+  readonly error: unknown;
+  readonly result: RunResult;
+}
+
+/** A record as replay() accepts it: a path, JSON text or bytes, or parsed JSON. */
+export type ReplayInput = { readonly path: string } | string | Uint8Array | object;
+
+interface RecordShape {
+  readonly manifest: {
+    readonly run_id: string;
+    readonly content_digest: string;
+    readonly replay: { readonly cassette_digest: string; readonly entry_count: number };
+  };
+  readonly run: Record<string, unknown>;
+  readonly events: readonly Record<string, unknown>[];
+}
+
+/**
+ * Loads and verifies a record for replay; refuses one whose verdict is `invalid` (an edited
+ * record proves nothing, and replaying it would prove nothing either).
+ */
+export async function loadRecordForReplay(
+  input: ReplayInput,
+  trust: VerifyOptions = {},
+): Promise<{ record: RecordShape; verification: VerifyResult }> {
+  const isPath =
+    typeof input === 'object' &&
+    input !== null &&
+    !(input instanceof Uint8Array) &&
+    'path' in input &&
+    typeof input.path === 'string' &&
+    Object.keys(input).length === 1;
+  return checkRecordForReplay(
+    isPath ? await readFile((input as { path: string }).path) : input,
+    trust,
+  );
+}
+
+/** loadRecordForReplay for a record already in memory (the preload reads synchronously). */
+export function checkRecordForReplay(
+  input: string | Uint8Array | object,
+  trust: VerifyOptions = {},
+): { record: RecordShape; verification: VerifyResult } {
+  let verification: VerifyResult;
+  let record: unknown;
+  if (typeof input === 'string' || input instanceof Uint8Array) {
+    verification = verifyJson(input, trust);
+    record = verification.checks.schema
+      ? JSON.parse(typeof input === 'string' ? input : new TextDecoder().decode(input))
+      : undefined;
+  } else {
+    verification = verify(input, trust);
+    record = input;
+  }
+  if (verification.verdict === 'invalid') {
+    const first = verification.errors[0];
+    throw new RunbackError(
+      'REPLAY_RECORD_INVALID',
+      `refusing to replay: the record does not verify (${first === undefined ? 'invalid' : `${first.check}: ${first.message}`})`,
+    );
+  }
+  return { record: record as RecordShape, verification };
+}
+
+/** The environment capture a replay needs: the kinds the record holds. */
+export function captureFor(events: readonly Record<string, unknown>[]): CaptureEnvOptions {
+  const kinds = new Set(events.filter((e) => e['type'] === 'env').map((e) => String(e['kind'])));
+  return {
+    now: kinds.has('now'),
+    date: kinds.has('date'),
+    random: kinds.has('random'),
+    uuid: kinds.has('uuid'),
+    fetch: kinds.has('fetch'),
+    clock: kinds.has('clock'),
+    providers: events.some((e) => e['type'] === 'llm'),
+  };
+}
+
+/**
+ * Replays `agent` against a record: verifies the record, runs `agent(recordedInput)` as a new
+ * recorded run whose calls are answered from the record, and compares. Never throws for a
+ * divergence (the report says so); throws RunbackError REPLAY_RECORD_INVALID for a record that
+ * does not verify.
+ */
+export async function replay<T>(
+  input: ReplayInput,
+  agent: (input: unknown) => T | Promise<T>,
+  options: ReplayOptions = {},
+): Promise<ReplayOutcome<Awaited<T>>> {
+  if (typeof agent !== 'function') throw argError('agent', 'a function', agent);
+  const mode = options.mode ?? 'strict';
+  if (!REPLAY_MODES.includes(mode)) throw argError('options.mode', REPLAY_MODES.join(' | '), mode);
+  const { record, verification } = await loadRecordForReplay(input, options.trust);
+  const start = record.events.find((e) => e['type'] === 'run' && e['phase'] === 'start');
+  const runInput = start?.['input'] ?? null;
+  const source = new ReplaySource(new RecordedCassette(record.events), mode);
+
+  const run = startRun({
+    name: String(start?.['name'] ?? record.run['name'] ?? 'replay'),
+    input: runInput,
+    metadata: {
+      replay_of: {
+        run_id: record.manifest.run_id,
+        content_digest: record.manifest.content_digest,
+        cassette_digest: record.manifest.replay.cassette_digest,
+        mode,
+      },
+    },
+    captureEnv: options.captureEnv ?? captureFor(record.events),
+    replaySource: source,
+    ...(options.out === undefined ? {} : { out: options.out }),
+    ...(options.signer === undefined ? {} : { signer: options.signer }),
+  });
+  let output: Awaited<T> | undefined;
+  let error: unknown;
+  let failed = false;
+  try {
+    output = await run.run(() => agent(runInput));
+  } catch (err) {
+    failed = true;
+    error = err;
+  }
+  const result = await run.end(failed ? { error } : { output });
+  const replayed =
+    result.record ?? (JSON.parse(await readFile(result.path as string, 'utf8')) as RecordShape);
+  const report = compareRuns(record, replayed as RecordShape, mode, verification, source);
+  return { report, output, error, result };
+}
+
+/** Builds the report comparing a record with its replay. */
+export function compareRuns(
+  recorded: RecordShape,
+  replayed: RecordShape,
+  mode: ReplayMode,
+  verification: Pick<VerifyResult, 'verdict'>,
+  source: ReplaySource | undefined,
+): ReplayReport {
+  const facts = (r: RecordShape): RunFacts => {
+    const end = r.events.find((e) => e['type'] === 'run' && e['phase'] === 'end');
+    return {
+      runId: r.manifest.run_id,
+      status: end?.['status'] ?? 'running',
+      cassetteDigest: r.manifest.replay.cassette_digest,
+      entryCount: r.manifest.replay.entry_count,
+      output: end?.['output'] ?? null,
+      error: end?.['error'] ?? null,
+    };
+  };
+  const a = facts(recorded);
+  const b = facts(replayed);
+  const cassetteMatches = a.cassetteDigest === b.cassetteDigest;
+  const outputMatches = a.status === b.status && sameOutput(a.output, b.output);
+  return {
+    status: cassetteMatches && outputMatches ? 'reproduced' : 'diverged',
+    mode,
+    verdict: verification.verdict,
+    recorded: a,
+    replayed: b,
+    cassetteMatches,
+    outputMatches,
+    divergence: cassetteMatches ? null : firstDivergence(recorded.events, replayed.events),
+    misses: source?.misses ?? [],
+    unserved: source?.cassette.unserved().length ?? 0,
+  };
+}
