@@ -24,7 +24,7 @@ export type SignErrorCode =
   | 'SIGNER_INVALID'
   /** The record (or record input) passed to `sealRecord` / `signRecord` is malformed. */
   | 'RECORD_INVALID'
-  /** The trust policy passed to `checkSignature` is malformed. */
+  /** A malformed trust policy (thrown by @runback/verify's checkSignature and verify). */
   | 'TRUST_POLICY_INVALID';
 
 /**

@@ -1,4 +1,4 @@
-// Shared test data for seal.test.ts and trust.test.ts (not part of the package's build: tsup
+// Shared test data for seal.test.ts (not part of the package's build: tsup
 // bundles from index.ts only). A small run in the shapes of format-decisions "Record".
 import { createHash } from 'node:crypto';
 

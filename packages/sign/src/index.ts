@@ -48,12 +48,3 @@ export {
   type SealedRecord,
   type Signer,
 } from './seal.js';
-
-/** Checking a signature against a trust policy. */
-export {
-  assertTrustPolicy,
-  checkSignature,
-  type SignatureCheck,
-  type SignatureOutcome,
-  type TrustPolicy,
-} from './trust.js';

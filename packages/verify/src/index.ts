@@ -9,6 +9,23 @@ export {
   type VerifyNote,
   type VerifyResult,
 } from './result.js';
+export type {
+  CassetteErrorCode,
+  ChainErrorCode,
+  ConsistentErrorCode,
+  DigestErrorCode,
+  ReadErrorCode,
+  SchemaErrorCode,
+  SignatureErrorCode,
+  VerifyErrorCode,
+  VerifyNoteCode,
+} from './codes.js';
+export {
+  assertTrustPolicy,
+  checkSignature,
+  type SignatureCheck,
+  type TrustPolicy,
+} from './signature/trust.js';
 export { ACCEPTED_SCHEMAS, CURRENT_SCHEMA } from './steps/schema.js';
 export { CHAIN_ALGORITHM } from './steps/digest.js';
 export { CASSETTE_ALGORITHM } from './steps/cassette.js';

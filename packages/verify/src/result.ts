@@ -1,4 +1,5 @@
-// The result object every call site returns (format-decisions, "Verdict and result").
+// The result object every call site returns (docs/spec.md §5.7).
+import type { VerifyErrorCode, VerifyNoteCode } from './codes.js';
 
 /** The six checks, in pipeline order. */
 export type CheckName = 'schema' | 'consistent' | 'chain' | 'digest' | 'cassette' | 'signature';
@@ -14,16 +15,19 @@ export type Verdict = 'valid' | 'unverified' | 'invalid';
 export interface VerifyError {
   readonly check: CheckName;
   /** Stable SCREAMING_SNAKE code, e.g. CHAIN_HASH_MISMATCH. */
-  readonly code: string;
+  readonly code: VerifyErrorCode;
   readonly message: string;
   /** Index in the record's `events` array of the first event concerned. */
   readonly event_index?: number;
 }
 
-/** A note that explains a non-`valid` signature outcome which is not a failure (unsigned, no-key, valid-unpinned). */
+/**
+ * A note that is not a failure: why a signature outcome is not `valid` (unsigned, no-key,
+ * valid-unpinned), or that the cassette matched only under the published output reading.
+ */
 export interface VerifyNote {
-  readonly check: 'signature';
-  readonly code: string;
+  readonly check: 'signature' | 'cassette';
+  readonly code: VerifyNoteCode;
   readonly message: string;
 }
 
@@ -43,7 +47,7 @@ export interface VerifyResult {
     readonly signature: SignatureOutcome;
   };
   readonly errors: readonly VerifyError[];
-  /** Why the signature is unsigned, keyless or unpinned; empty when valid or failed. */
+  /** Why the signature is unsigned, keyless or unpinned, and how the cassette matched. */
   readonly notes: readonly VerifyNote[];
   /** Who signed, when the record carries a signature: its algorithm and, for Ed25519, the key id. */
   readonly signer?: { readonly alg: string; readonly key_id?: string };

@@ -12,7 +12,7 @@ import {
   treeOf,
   writeJson,
   type Tree,
-} from './raw/json-writer.test-support.js';
+} from './fast-path/json-writer.test-support.js';
 import { verify, verifyJson } from './verify.js';
 
 const trust = { pinned: [PEM.current] };

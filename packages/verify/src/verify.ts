@@ -2,9 +2,8 @@
 // with its own error codes; each step runs on whatever parts of the record it can read, so a
 // report shows every problem at once. It does no I/O, never throws on any input, and returns
 // the result object of the format decisions.
-import { assertTrustPolicy, type TrustPolicy } from '@runback/sign';
 import { decodeJsonInput, parseJsonStrictSpans } from './json/index.js';
-import { scanCanonicalEvents, type CanonicalEvents } from './raw/canonical-events.js';
+import { scanCanonicalEvents, type CanonicalEvents } from './fast-path/canonical-events.js';
 import { verdictOf, type VerifyError, type VerifyResult } from './result.js';
 import { checkCassette } from './steps/cassette.js';
 import { checkChain } from './steps/chain.js';
@@ -12,7 +11,8 @@ import { checkConsistent } from './steps/consistent.js';
 import { partsOf } from './steps/context.js';
 import { checkDigest } from './steps/digest.js';
 import { checkSchema } from './steps/schema.js';
-import { checkRecordSignature } from './steps/signature.js';
+import { checkRecordSignature } from './signature/step.js';
+import { assertTrustPolicy, type TrustPolicy } from './signature/trust.js';
 
 /**
  * Whom to trust. `pinned`: Ed25519 public keys (SPKI PEM text, raw 32 bytes or SPKI DER) whose
@@ -38,13 +38,29 @@ export function verify(record: unknown, options: VerifyOptions = {}): VerifyResu
  * UTF-8, duplicate member names rejected, nesting over 512 rejected, then `verify`.
  */
 export function verifyJson(input: string | Uint8Array, options: VerifyOptions = {}): VerifyResult {
+  return verifyJsonWith(input, options, 'fast');
+}
+
+/**
+ * How JSON text is read: `fast` lets the fast path hash what it can prove canonical straight
+ * from the text; `plain` parses everything and serializes every value. Both give the same
+ * result on every input; the seam exists so that tests can run the corpus both ways.
+ */
+export type JsonReading = 'fast' | 'plain';
+
+/** verifyJson with the reading chosen (internal seam; not part of the public surface). */
+export function verifyJsonWith(
+  input: string | Uint8Array,
+  options: VerifyOptions,
+  reading: JsonReading,
+): VerifyResult {
   assertTrustPolicy(options);
   // readJsonStrict, keeping the text: events stored in canonical form (spec §7) are hashed
   // straight from it, and the strict reader's pre-scan need not walk them again.
   const decoded = decodeJsonInput(input);
   if (!decoded.ok)
     return failure({ check: 'schema', code: decoded.error.code, message: decoded.error.message });
-  const known = scanCanonicalEvents(decoded.text);
+  const known = reading === 'fast' ? scanCanonicalEvents(decoded.text) : null;
   const parsed = parseJsonStrictSpans(decoded.text, undefined, known?.provenSpans());
   if (!parsed.ok)
     return failure({ check: 'schema', code: parsed.error.code, message: parsed.error.message });

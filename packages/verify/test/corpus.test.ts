@@ -13,7 +13,7 @@ import {
   type CorpusCase,
 } from '../../../test-support/corpus.js';
 import type { VerifyOptions, VerifyResult } from '../src/index.js';
-import { verifyJson } from '../src/index.js';
+import { verifyJsonWith, type JsonReading } from '../src/verify.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const vectors = CORPUS_DIR;
@@ -47,14 +47,16 @@ describe('verify corpus', () => {
     expect(corpus.cases.length).toBeGreaterThanOrEqual(45);
   });
 
-  describe('library: verifyJson', () => {
-    for (const c of corpus.cases) {
-      it(`${c.file} [${Object.keys(c.trust).join(',') || 'no keys'}]: ${c.description}`, () => {
-        const result = verifyJson(readFileSync(join(vectors, c.file)), optionsOf(c.trust));
-        expectMatches(result, c.expected);
-      });
-    }
-  });
+  for (const reading of ['fast', 'plain'] satisfies JsonReading[]) {
+    describe(`library: verifyJson, ${reading} reading`, () => {
+      for (const c of corpus.cases) {
+        it(`${c.file} [${Object.keys(c.trust).join(',') || 'no keys'}]: ${c.description}`, () => {
+          const bytes = readFileSync(join(vectors, c.file));
+          expectMatches(verifyJsonWith(bytes, optionsOf(c.trust), reading), c.expected);
+        });
+      }
+    });
+  }
 
   describe('built bin: runback-verify --json', () => {
     for (const c of corpus.cases) {

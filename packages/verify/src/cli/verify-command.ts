@@ -3,7 +3,7 @@
 // A thin adapter: it reads files and keys, calls verifyJson, prints, and maps verdicts to
 // exit codes. All verification logic lives in verifyJson.
 import { parseArgs } from 'node:util';
-import { assertTrustPolicy } from '@runback/sign';
+import { assertTrustPolicy } from '../signature/trust.js';
 import type { VerifyResult } from '../result.js';
 import { verifyJson, type VerifyOptions } from '../verify.js';
 import { EXIT, UsageError, useColor, type CommandIO } from './io.js';

@@ -1,4 +1,4 @@
-import { diagnoseJson } from './diagnose.js';
+import { diagnoseJson } from './diagnose/index.js';
 import { prescanJson, type ProvenSpans } from './prescan.js';
 import { DEFAULT_MAX_DEPTH } from './types.js';
 import type { JsonParseResult, JsonReadError, JsonReadOptions } from './types.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { diagnoseJson } from './diagnose.js';
+import { diagnoseJson } from './diagnose/index.js';
 import { parseJsonStrict, readJsonStrict } from './index.js';
 import { prescanJson } from './prescan.js';
 

@@ -1,9 +1,10 @@
-// Step 6, signature: who made the record (format-decisions, "Signature"). The chain and the
+// Step 6, signature: who made the record (docs/spec.md §5.6). The chain and the
 // digests prove only internal consistency; the signature over
 // content_digest + ":" + cassette_digest ties them to a key.
-import { checkSignature, type TrustPolicy } from '@runback/sign';
+import type { SignatureErrorCode, VerifyNoteCode } from '../codes.js';
 import type { SignatureOutcome, VerifyError, VerifyNote } from '../result.js';
-import type { RecordParts } from './context.js';
+import type { RecordParts } from '../steps/context.js';
+import { checkSignature, type TrustPolicy } from './trust.js';
 
 /** The signature step's outcome, its failure or note, and the signer when known. */
 export interface SignatureStepResult {
@@ -13,13 +14,13 @@ export interface SignatureStepResult {
   readonly signer?: { readonly alg: string; readonly key_id?: string };
 }
 
-const NOTE_CODES: Partial<Record<SignatureOutcome, string>> = {
+const NOTE_CODES: Partial<Record<SignatureOutcome, VerifyNoteCode>> = {
   unsigned: 'SIGNATURE_UNSIGNED',
   'no-key': 'SIGNATURE_NO_KEY',
   'valid-unpinned': 'SIGNATURE_UNPINNED',
 };
 
-const ERROR_CODES: Partial<Record<SignatureOutcome, string>> = {
+const ERROR_CODES: Partial<Record<SignatureOutcome, SignatureErrorCode>> = {
   invalid: 'SIGNATURE_INVALID',
   revoked: 'SIGNATURE_REVOKED',
 };

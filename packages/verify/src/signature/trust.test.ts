@@ -1,12 +1,18 @@
 import { generateKeyPairSync } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { generateEd25519KeyPair, signEd25519 } from './ed25519.js';
-import { SignError } from './errors.js';
-import { sampleInput } from './fixtures.test-support.js';
-import { keyId } from './key-id.js';
-import { publicKeyToPem, publicKeyToSpki } from './keys.js';
-import { sealRecord, type SealedRecord, type Signer } from './seal.js';
+import {
+  generateEd25519KeyPair,
+  keyId,
+  publicKeyToPem,
+  publicKeyToSpki,
+  sealRecord,
+  signEd25519,
+  SignError,
+  type SealedRecord,
+  type Signer,
+} from '@runback/sign';
+import { loanRun } from '../fixtures.test-support.js';
 import { checkSignature, type SignatureCheck, type TrustPolicy } from './trust.js';
 
 const GENERATED_AT = '2026-06-14T02:47:16.000Z';
@@ -16,7 +22,7 @@ const stranger = generateEd25519KeyPair(new Uint8Array(32).fill(23));
 const OUTCOMES = ['unsigned', 'no-key', 'invalid', 'revoked', 'valid-unpinned', 'valid'];
 
 function seal(signer?: Signer): SealedRecord {
-  return sealRecord(sampleInput(), { generatedAt: GENERATED_AT, signer });
+  return sealRecord(loanRun(), { generatedAt: GENERATED_AT, signer });
 }
 const byCurrent = seal({ alg: 'Ed25519', privateKey: current.privateKey });
 const byPrevious = seal({ alg: 'Ed25519', privateKey: previous.privateKey });

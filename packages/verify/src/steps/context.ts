@@ -1,4 +1,5 @@
 // What the pipeline steps share: the record's parts (when present) and an error sink.
+import type { VerifyErrorCode } from '../codes.js';
 import type { CheckName, VerifyError } from '../result.js';
 
 /** A plain JSON object. */
@@ -23,7 +24,7 @@ export class StepErrors {
   readonly errors: VerifyError[] = [];
   constructor(private readonly check: CheckName) {}
 
-  add(code: string, message: string, eventIndex?: number): void {
+  add(code: VerifyErrorCode, message: string, eventIndex?: number): void {
     this.errors.push(
       eventIndex === undefined
         ? { check: this.check, code, message }
