@@ -1,7 +1,7 @@
 // How every run begins and ends, for the in-process recorder (recorder/recorder.ts) and for a
 // run recorded across processes (journal/begin.ts, journal/seal.ts): its id, its run-start and
 // run-end events. The journal header is the journal's own (journal/format.ts).
-import { isoNow, realRandomUUID } from '../core/internal-globals.js';
+import { realRandomUUID } from '../core/internal-globals.js';
 import type { Actor } from '../core/events.js';
 import type { Redactor } from '../redact/index.js';
 import { eventBase } from './event-base.js';
