@@ -1,0 +1,71 @@
+// The three ways to give the page a record: drop a file, choose one, or paste its text.
+import { useState } from 'preact/hooks';
+import type { Source } from '../worker/protocol.js';
+
+export function SourceInput(props: { onSource: (source: Source) => void; busy: boolean }) {
+  const [dragging, setDragging] = useState(false);
+  const [text, setText] = useState('');
+  const fromFiles = (files: FileList | null | undefined) => {
+    const file = files?.[0];
+    if (file !== undefined) props.onSource({ kind: 'file', file, name: file.name });
+  };
+  return (
+    <section class="card source" aria-labelledby="source-title">
+      <h2 id="source-title">Record</h2>
+      <div
+        class={`dropzone ${dragging ? 'dragging' : ''}`}
+        data-dropzone="record"
+        onDragOver={(e) => {
+          e.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={(e) => {
+          e.preventDefault();
+          setDragging(false);
+          fromFiles(e.dataTransfer?.files);
+        }}
+      >
+        <p class="drop-hint">
+          <span aria-hidden="true" class="drop-icon">
+            ⇩
+          </span>{' '}
+          Drop a record file here, or
+        </p>
+        <label class="button primary" for="record-file">
+          Choose a file…
+        </label>
+        <input
+          id="record-file"
+          class="visually-hidden"
+          type="file"
+          accept=".json,application/json,text/plain"
+          disabled={props.busy}
+          onChange={(e) => fromFiles((e.currentTarget as HTMLInputElement).files)}
+        />
+      </div>
+      <details class="paste">
+        <summary>Paste the record’s JSON instead</summary>
+        <label for="record-text" class="field-label">
+          Record JSON
+        </label>
+        <textarea
+          id="record-text"
+          rows={6}
+          spellcheck={false}
+          value={text}
+          onInput={(e) => setText((e.currentTarget as HTMLTextAreaElement).value)}
+        />
+        <button
+          type="button"
+          class="button"
+          disabled={props.busy || text.trim() === ''}
+          onClick={() => props.onSource({ kind: 'text', text, name: 'pasted text' })}
+        >
+          Verify pasted text
+        </button>
+      </details>
+      <p class="privacy">Everything runs in this page: the record never leaves your machine.</p>
+    </section>
+  );
+}

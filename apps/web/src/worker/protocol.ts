@@ -1,0 +1,65 @@
+// Messages between the page and the verification worker. The worker owns the record: the page
+// asks for the rows it shows, so a 100k-event record never crosses the thread boundary whole.
+import type { VerifyResult } from '@runback/verify';
+import type { RecordSummary, RowList, RowOf } from './record-index.js';
+
+/** Whom the reader trusts: PEM texts of pinned and revoked Ed25519 keys, and an HMAC key. */
+export interface Trust {
+  readonly pinned: readonly string[];
+  readonly revoked: readonly string[];
+  readonly hmacKey?: string;
+}
+
+/** Where a record comes from. */
+export type Source =
+  | { readonly kind: 'file'; readonly file: Blob; readonly name: string }
+  | { readonly kind: 'text'; readonly text: string; readonly name: string }
+  | { readonly kind: 'url'; readonly url: string };
+
+export type Stage = 'read' | 'hash' | 'verify' | 'index';
+
+export type Request =
+  | { readonly type: 'verify'; readonly id: number; readonly source: Source; readonly trust: Trust }
+  | { readonly type: 'reverify'; readonly id: number; readonly trust: Trust }
+  | {
+      readonly type: 'rows';
+      readonly id: number;
+      readonly list: RowList;
+      readonly start: number;
+      readonly end: number;
+    }
+  | { readonly type: 'event'; readonly id: number; readonly index: number };
+
+/** What the worker knows about the file it read. */
+export interface FileFacts {
+  readonly name: string;
+  readonly bytes: number;
+  /** Lowercase hex SHA-256 of the file's bytes, as read. */
+  readonly sha256: string;
+}
+
+export type Response =
+  | {
+      readonly type: 'progress';
+      readonly id: number;
+      readonly stage: Stage;
+      readonly done: number;
+      readonly total: number;
+    }
+  | {
+      readonly type: 'verified';
+      readonly id: number;
+      readonly file: FileFacts;
+      readonly result: VerifyResult;
+      /** Null when the text is not strictly readable JSON: nothing to view. */
+      readonly summary: RecordSummary | null;
+      readonly ms: number;
+    }
+  | { readonly type: 'rows'; readonly id: number; readonly rows: readonly RowOf<RowList>[] }
+  | { readonly type: 'event'; readonly id: number; readonly event: unknown }
+  | {
+      readonly type: 'failed';
+      readonly id: number;
+      readonly code: string;
+      readonly message: string;
+    };
