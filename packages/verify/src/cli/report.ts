@@ -1,0 +1,84 @@
+// Human-readable report of one verification: a ✓/✗ line per check, the verdict, the signer.
+// Shared by `npx @runback/verify` and `runback verify`, so both print the same thing.
+import type { CheckName, VerifyResult } from '../result.js';
+
+/** ANSI styling that collapses to plain text when colour is off. */
+export interface Style {
+  readonly green: (s: string) => string;
+  readonly red: (s: string) => string;
+  readonly yellow: (s: string) => string;
+  readonly bold: (s: string) => string;
+  readonly dim: (s: string) => string;
+}
+
+/** A style that colours with ANSI escapes, or one that leaves text alone. */
+export function makeStyle(color: boolean): Style {
+  const wrap = (open: number, close: number) => (s: string) =>
+    color ? `\u001b[${open}m${s}\u001b[${close}m` : s;
+  return {
+    green: wrap(32, 39),
+    red: wrap(31, 39),
+    yellow: wrap(33, 39),
+    bold: wrap(1, 22),
+    dim: wrap(2, 22),
+  };
+}
+
+const LABELS: Record<Exclude<CheckName, 'signature'>, string> = {
+  schema: 'schema',
+  consistent: 'consistent',
+  chain: 'chain',
+  digest: 'digest',
+  cassette: 'cassette',
+};
+
+/** Formats one result for a person: readable at a glance, details under each failed check. */
+export function formatReport(name: string, result: VerifyResult, style: Style): string {
+  const lines: string[] = [];
+  const verdictText =
+    result.verdict === 'valid'
+      ? style.green(style.bold('VALID'))
+      : result.verdict === 'unverified'
+        ? style.yellow(style.bold('UNVERIFIED'))
+        : style.red(style.bold('INVALID'));
+  lines.push(`${verdictText}  ${name}`);
+  for (const check of Object.keys(LABELS) as (keyof typeof LABELS)[]) {
+    const ok = result.checks[check];
+    lines.push(
+      `  ${ok ? style.green('✓') : style.red('✗')} ${ok ? LABELS[check] : LABELS[check].padEnd(11) + (firstError(result, check) || style.dim('not checked: the input is not a readable record'))}`,
+    );
+  }
+  const sig = result.checks.signature;
+  const sigMark =
+    sig === 'valid'
+      ? style.green('✓')
+      : sig === 'invalid' || sig === 'revoked'
+        ? style.red('✗')
+        : style.yellow('!');
+  const signer = result.signer
+    ? ` ${style.dim(`(${result.signer.alg}${result.signer.key_id ? `, key ${result.signer.key_id}` : ''})`)}`
+    : '';
+  lines.push(`  ${sigMark} ${'signature'.padEnd(11)}${sig}${signer}`);
+  for (const error of result.errors) {
+    if (error.check === 'signature') lines.push(`      ${style.red(error.message)}`);
+  }
+  for (const note of result.notes) lines.push(`      ${style.yellow(note.message)}`);
+  const extra = result.errors.length - countShown(result);
+  if (extra > 0) lines.push(style.dim(`      (+${extra} more; --json lists every error)`));
+  return lines.join('\n');
+}
+
+function firstError(result: VerifyResult, check: CheckName): string {
+  const error = result.errors.find((e) => e.check === check);
+  if (!error) return '';
+  const where =
+    error.event_index === undefined || error.message.includes(`event ${error.event_index}`)
+      ? ''
+      : `event ${error.event_index}: `;
+  return `${where}${error.message}`;
+}
+
+function countShown(result: VerifyResult): number {
+  const checks = new Set(result.errors.filter((e) => e.check !== 'signature').map((e) => e.check));
+  return checks.size + result.errors.filter((e) => e.check === 'signature').length;
+}

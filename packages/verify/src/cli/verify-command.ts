@@ -1,0 +1,177 @@
+// The verify command: `runback verify FILE... [--json] [--pubkey PEM]... [--revoked PEM]...
+// [--key K | --key-file F]` and `npx @runback/verify` (format-decisions, "CLI contract").
+// A thin adapter: it reads files and keys, calls verifyJson, prints, and maps verdicts to
+// exit codes. All verification logic lives in verifyJson.
+import { parseArgs } from 'node:util';
+import { assertTrustPolicy } from '../signature/trust.js';
+import type { VerifyResult } from '../result.js';
+import { verifyJson, type VerifyOptions } from '../verify.js';
+import { EXIT, UsageError, useColor, type CommandIO } from './io.js';
+import { formatReport, makeStyle } from './report.js';
+
+/** Usage text of the verify command; `program` is how it was invoked. */
+export function verifyUsage(program: string): string {
+  return `Usage: ${program} FILE... [options]
+
+Verify runback records offline: schema, consistency, event chain, content digest,
+cassette digest and signature. FILE may be "-" for standard input.
+
+Options:
+  --json               print the result object (one JSON line per file)
+  --pubkey PEM_FILE    pin an Ed25519 public key (repeat for rotated-out keys)
+  --revoked PEM_FILE   treat signatures by this key as invalid (repeatable)
+  --key HMAC_KEY       shared secret for HMAC-SHA256 records
+  --key-file FILE      read the HMAC secret from FILE (one trailing newline is ignored)
+  -h, --help           show this help
+
+Exit status: 0 valid, 1 invalid, 2 unverified (intact but signer not proven), 64 usage error.`;
+}
+
+/** Runs the verify command and returns its exit status. */
+export async function runVerifyCommand(
+  argv: readonly string[],
+  io: CommandIO,
+  program = 'runback verify',
+): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        json: { type: 'boolean', default: false },
+        pubkey: { type: 'string', multiple: true, default: [] },
+        revoked: { type: 'string', multiple: true, default: [] },
+        key: { type: 'string' },
+        'key-file': { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (err) {
+    return usage(io, program, (err as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.stdout(verifyUsage(program) + '\n');
+    return 0;
+  }
+  if (positionals.length === 0)
+    return usage(io, program, 'expected at least one FILE (or "-" for standard input), got none');
+  if (values.key !== undefined && values['key-file'] !== undefined) {
+    return usage(io, program, 'expected one of --key or --key-file, got both');
+  }
+  const stdinUses = [
+    ...positionals,
+    ...(values.pubkey ?? []),
+    ...(values.revoked ?? []),
+    values['key-file'],
+  ].filter((p) => p === '-').length;
+  if (stdinUses > 1)
+    return usage(
+      io,
+      program,
+      'expected "-" (standard input) at most once among FILE, --pubkey, --revoked and --key-file',
+    );
+
+  let options: VerifyOptions;
+  try {
+    options = await loadTrust(values, io);
+    // Validate the keys once, up front, so a bad --pubkey is a usage error, not a verdict.
+    assertTrustPolicy(options);
+  } catch (err) {
+    return usage(io, program, (err as Error).message);
+  }
+
+  const style = makeStyle(useColor(io));
+  let worst: number = EXIT.valid;
+  for (const file of positionals) {
+    let bytes: Uint8Array;
+    try {
+      bytes = await io.readInput(file);
+    } catch (err) {
+      io.stderr(`${program}: cannot read ${file}: ${(err as Error).message}\n`);
+      worst = EXIT.usage;
+      continue;
+    }
+    const result = verifyJson(bytes, options);
+    io.stdout(
+      values.json
+        ? JSON.stringify(result) + '\n'
+        : formatReport(file === '-' ? '(stdin)' : file, result, style) + '\n',
+    );
+    worst = worse(worst, exitCodeOf(result));
+  }
+  return worst;
+}
+
+/** The exit status for one verdict: 0 valid, 1 invalid, 2 unverified. */
+export function exitCodeOf(result: VerifyResult): number {
+  return result.verdict === 'valid'
+    ? EXIT.valid
+    : result.verdict === 'invalid'
+      ? EXIT.invalid
+      : EXIT.unverified;
+}
+
+/** Several files: a usage problem beats invalid, which beats unverified, which beats valid. */
+function worse(a: number, b: number): number {
+  const rank = (code: number): number =>
+    code === EXIT.usage ? 3 : code === EXIT.invalid ? 2 : code === EXIT.unverified ? 1 : 0;
+  return rank(b) > rank(a) ? b : a;
+}
+
+async function loadTrust(
+  values: {
+    pubkey?: string[];
+    revoked?: string[];
+    key?: string | undefined;
+    'key-file'?: string | undefined;
+  },
+  io: CommandIO,
+): Promise<VerifyOptions> {
+  const readText = async (flag: string, path: string): Promise<string> => {
+    try {
+      return new TextDecoder().decode(await io.readInput(path));
+    } catch (err) {
+      throw new UsageError(
+        'USAGE_UNREADABLE_KEY',
+        `cannot read ${flag} ${path}: ${(err as Error).message}`,
+      );
+    }
+  };
+  const pinned = await Promise.all((values.pubkey ?? []).map((p) => readText('--pubkey', p)));
+  const revoked = await Promise.all((values.revoked ?? []).map((p) => readText('--revoked', p)));
+  let hmacKey: string | Uint8Array | undefined = values.key;
+  if (values['key-file'] !== undefined) {
+    const path = values['key-file'];
+    let bytes: Uint8Array;
+    try {
+      bytes = await io.readInput(path);
+    } catch (err) {
+      throw new UsageError(
+        'USAGE_UNREADABLE_KEY',
+        `cannot read --key-file ${path}: ${(err as Error).message}`,
+      );
+    }
+    hmacKey = stripOneNewline(bytes);
+  }
+  const options: { pinned?: string[]; revoked?: string[]; hmacKey?: string | Uint8Array } = {};
+  if (pinned.length > 0) options.pinned = pinned;
+  if (revoked.length > 0) options.revoked = revoked;
+  if (hmacKey !== undefined) options.hmacKey = hmacKey;
+  return options;
+}
+
+/** Key files usually end in a newline that is not part of the secret. */
+function stripOneNewline(bytes: Uint8Array): Uint8Array {
+  let end = bytes.length;
+  if (end > 0 && bytes[end - 1] === 0x0a) end--;
+  if (end > 0 && bytes[end - 1] === 0x0d) end--;
+  return bytes.subarray(0, end);
+}
+
+function usage(io: CommandIO, program: string, message: string): number {
+  io.stderr(`${program}: ${message}\nRun "${program} --help" for usage.\n`);
+  return EXIT.usage;
+}
