@@ -7,7 +7,11 @@ const log = jsonLogger();
 try {
   const service = await startService({ logger: log });
   process.stdout.write(`runback api: ${service.url}\n`);
+  let stopping = false;
   const stop = (signal: string) => {
+    // A second signal during shutdown changes nothing: in-flight requests still finish.
+    if (stopping) return;
+    stopping = true;
     log.info({ signal }, 'shutting down');
     service.close().then(
       () => process.exit(0),
@@ -17,8 +21,8 @@ try {
       },
     );
   };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
 } catch (err) {
   log.error(
     { err: err instanceof Error ? err.message : String(err) },

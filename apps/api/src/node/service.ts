@@ -86,9 +86,15 @@ export async function startService(options: StartOptions = {}): Promise<RunningS
     close() {
       closing ??= (async () => {
         await new Promise<void>((done) => {
-          server.close(() => done());
-          // Idle keep-alive connections would hold close() open; in-flight ones finish first.
-          (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+          // Idle keep-alive connections would hold close() open until they time out; they are
+          // closed as soon as they fall idle, while in-flight requests run to the end.
+          const idle = server as unknown as { closeIdleConnections?: () => void };
+          const sweep = setInterval(() => idle.closeIdleConnections?.(), 50);
+          server.close(() => {
+            clearInterval(sweep);
+            done();
+          });
+          idle.closeIdleConnections?.();
         });
         await store.close();
         log.info({}, 'runback api stopped');
