@@ -53,7 +53,11 @@ export type {
 } from './core/events.js';
 
 /** Files. */
-export { atomicWrite, type AtomicWriteData, type AtomicWriteOptions } from './core/fs/atomic-write.js';
+export {
+  atomicWrite,
+  type AtomicWriteData,
+  type AtomicWriteOptions,
+} from './core/fs/atomic-write.js';
 export { fileExists } from './core/fs/exists.js';
 
 /** Errors. */

@@ -1,6 +1,7 @@
 // Errors the SDK raises on purpose, each with a stable code (house rule 4). Bad arguments from
 // the caller are TypeErrors labelled with the argument; failures of a run, a journal or a write
 // are RunbackErrors.
+import { describeValue } from './values.js';
 
 /** Stable codes of {@link RunbackError}. */
 export type RunbackErrorCode =
@@ -40,18 +41,9 @@ export class RunbackError extends Error {
 
 /** A TypeError whose message names the argument, as `expected X, got Y`. */
 export function argError(name: string, expected: string, got: unknown): TypeError {
-  return Object.assign(new TypeError(`${name}: expected ${expected}, got ${describe(got)}`), {
+  return Object.assign(new TypeError(`${name}: expected ${expected}, got ${describeValue(got)}`), {
     code: 'ARG_INVALID' as const,
   });
-}
-
-/** A short description of a value for error messages. */
-export function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return value.length > 40 ? 'a long string' : JSON.stringify(value);
-  if (typeof value === 'object') return 'an object';
-  return typeof value === 'number' || typeof value === 'boolean' ? String(value) : typeof value;
 }
 
 /** The message of any thrown value. */

@@ -1,7 +1,7 @@
-// The event shapes the SDK writes (format-decisions "Record"; docs/spec.md §2). A published
+// The event shapes the SDK writes (docs/spec.md §2 and §5). A published
 // peer implementation uses the same shapes, so records move between the two.
 
-/** `{name, message, stack?}`: how a failure is stored (format-decisions "Record"). */
+/** `{name, message, stack?}`: how a failure is stored (docs/spec.md §5). */
 export interface EventError {
   readonly name: string;
   readonly message: string;
@@ -81,7 +81,7 @@ export interface LlmUsage {
   readonly total_tokens: number | null;
 }
 
-/** Which members of a keyed input the replay key hashes (format-decisions "Record"). */
+/** Which members of a keyed input the replay key hashes (docs/spec.md §5). */
 export interface KeyProjectionSpec {
   readonly keep?: readonly string[];
   readonly drop?: readonly string[];
@@ -111,7 +111,7 @@ export interface ToolEvent extends EventBase {
   readonly key_projection?: KeyProjectionSpec;
 }
 
-/** The kinds of environment reads (format-decisions "Record"). */
+/** The kinds of environment reads (docs/spec.md §5). */
 export type EnvKind = 'now' | 'date' | 'random' | 'uuid' | 'fetch' | 'http' | 'clock';
 
 /** `env` events. */

@@ -37,7 +37,7 @@ export function realRandomUUID(): string {
   return realUUID();
 }
 
-/** ISO 8601 with milliseconds and `Z` (format-decisions "Record"), from the real clock. */
+/** ISO 8601 with milliseconds and `Z` (docs/spec.md §5), from the real clock. */
 export function isoNow(): string {
   return new RealDate(realDateNow()).toISOString();
 }

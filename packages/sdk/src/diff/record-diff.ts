@@ -1,4 +1,4 @@
-// `runback diff`: what changed between two runs, semantically (issue 4, item 4). The steps are
+// `runback diff`: what changed between two runs, semantically. The steps are
 // aligned (align.ts) so an inserted or removed step reports once; for each changed step, its
 // input and output differences are JSON Pointer operations; the run's own input, output, status
 // and error are compared too. Token and latency figures per model are reported as deltas, not

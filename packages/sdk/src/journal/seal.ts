@@ -1,4 +1,4 @@
-// Sealing a journal into a record (issue 3, item 7): `runback recover` after a crash, and
+// Sealing a journal into a record: `runback recover` after a crash, and
 // `runback record` once its program has exited. The journal is read twice, streaming: pass 1
 // checks every line and computes the digests (memory stays bounded by the largest event), pass 2
 // copies the checked lines into the record file. The journal itself is never modified.
@@ -8,7 +8,7 @@ import { RunbackError } from '../core/errors.js';
 import type { EventError } from '../core/events.js';
 import { isoNow } from '../core/internal-globals.js';
 import {
-  buildManifest,
+  manifestForDigests,
   recordPieces,
   runSummary,
   type Manifest,
@@ -107,7 +107,7 @@ export async function sealJournal(
   }
   const digests = sealer.finish();
   const summary = runSummary(start, end);
-  const manifest = buildManifest(scan.runId, digests, isoNow(), options.signer);
+  const manifest = manifestForDigests(scan.runId, digests, isoNow(), options.signer);
 
   async function* texts(): AsyncGenerator<string> {
     let copied = 0;

@@ -1,4 +1,4 @@
-// The environment fingerprint of a recorded command (issue 3, item 5): what would have to be
+// The environment fingerprint of a recorded command: what would have to be
 // the same for a replay to mean anything — runtime, OS, source revision, locked dependencies.
 // Variable *names* are recorded, never their values (they hold secrets).
 import { execFile } from 'node:child_process';

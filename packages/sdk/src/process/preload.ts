@@ -1,5 +1,5 @@
 // The module `runback record` and `runback replay` load into a Node program with
-// NODE_OPTIONS=--import (issue 3, item 5; issue 4, item 1). With no code change:
+// NODE_OPTIONS=--import (docs/guides/recording.md, docs/guides/replay.md). With no code change:
 // - recording: the program's model calls (through fetch), fetch, clock, randomness and UUIDs
 //   are recorded into the run's journal, continuing the chain the parent began;
 // - replay (RUNBACK_REPLAY=record.json): the same calls are answered from the record.

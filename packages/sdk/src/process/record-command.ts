@@ -1,4 +1,4 @@
-// Zero-code capture (issue 3, item 5): run a program as a recorded run. The run-start event
+// Zero-code capture: run a program as a recorded run. The run-start event
 // holds argv, cwd and the environment fingerprint; a Node program also gets the SDK preloaded
 // (NODE_OPTIONS=--import), which appends its model, fetch, clock, randomness and UUID calls to
 // the same journal; the run-end event holds the exit status and the captured output. Then the

@@ -1,4 +1,4 @@
-// Proof of reproduction (issue 4, item 2): a replay reproduces its record when the replayed
+// Proof of reproduction (docs/spec.md §4.3): a replay reproduces its record when the replayed
 // run's cassette digest equals the recorded `manifest.replay.cassette_digest` and its output
 // equals the recorded output canonically. When it does not, the first divergence is located:
 // the first position in the two oracle streams (seq order) where the calls differ.

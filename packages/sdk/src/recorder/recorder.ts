@@ -1,4 +1,4 @@
-// Starting, running and ending a recorded run (issue 3, item 1).
+// Starting, running and ending a recorded run (docs/spec.md §3 and §7).
 //
 //   const run = startRun({ name: 'loan-approval', input, out: 'run.json', signer });
 //   const output = await run.run(() => agent(input));   // calls inside are recorded
@@ -16,7 +16,7 @@ import { captureSettings, capturesAnything } from '../session/capture-settings.j
 import { Redactor } from '../redact/index.js';
 import {
   RECORD_SCHEMA,
-  buildManifest,
+  manifestForDigests,
   recordPieces,
   runSummary,
   type Manifest,
@@ -176,7 +176,7 @@ export class Run {
     this.#active.emit(endEvent);
     const digests = this.#active.finish();
     const summary = runSummary({ ...endEvent, ts_start: this.#startEvent.ts_start }, endEvent);
-    const manifest = buildManifest(this.id, digests, isoNow(), this.#options.signer);
+    const manifest = manifestForDigests(this.id, digests, isoNow(), this.#options.signer);
     const base = { runId: this.id, status: endEvent.status, manifest, summary };
 
     if (this.#journal !== undefined) this.#journal.close();

@@ -1,6 +1,6 @@
 // replay(record, agent): run the agent again with every model, tool and environment call
 // answered from the record — no network, no API key, no cost — record the replayed run, and
-// prove that it reproduces the record or say where it diverged (issue 4, items 1 and 2).
+// prove that it reproduces the record or say where it diverged.
 import type { Signer } from '@runback/sign';
 import { verify, verifyJson, type VerifyOptions, type VerifyResult } from '@runback/verify';
 import { readFile } from 'node:fs/promises';
@@ -9,7 +9,12 @@ import type { CaptureEnvOptions } from '../session/capture-settings.js';
 import { startRun, type RunResult } from './recorder.js';
 import { RecordedCassette } from '../session/cassette.js';
 import { firstDivergence, sameOutput, type Divergence } from './compare.js';
-import { REPLAY_MODES, ReplaySource, type ReplayMiss, type ReplayMode } from '../session/replay-source.js';
+import {
+  REPLAY_MODES,
+  ReplaySource,
+  type ReplayMiss,
+  type ReplayMode,
+} from '../session/replay-source.js';
 
 /** Options of {@link replay}. */
 export interface ReplayOptions {

@@ -5,6 +5,7 @@ import type { Redactor } from '../redact/index.js';
 import type { ReplaySource } from './replay-source.js';
 import { IncrementalSealer, type SealDigests } from './sealer.js';
 import { sortedMembers } from './sorted.js';
+import { isObject } from '../core/values.js';
 
 /** Where sealed event texts go. */
 export interface EventSink {
@@ -130,8 +131,4 @@ export class ActiveRun {
   close(): void {
     this.#ended = true;
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

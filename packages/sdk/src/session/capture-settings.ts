@@ -1,4 +1,4 @@
-// Which environment reads a run captures (issue 3, item 4). Capture is opt-in per run.
+// Which environment reads a run captures. Capture is opt-in per run.
 import { argError } from '../core/errors.js';
 
 /** Per-kind switches of `captureEnv`. */

@@ -1,4 +1,4 @@
-// The recorded calls of a record, indexed for replay (issue 4, item 1): by replay key (strict
+// The recorded calls of a record, indexed for replay: by replay key (strict
 // and live-on-miss modes serve equal keys first-in, first-out) and by position within kind and
 // name (ordered mode serves the n-th call of a tool, model or env kind the n-th recorded one).
 // Calls are taken in seq order, which is the order the agent made them (docs/spec.md §7).

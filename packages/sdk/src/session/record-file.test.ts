@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { IncrementalSealer } from './sealer.js';
 import { ED25519_SIGNER, HMAC_SIGNER, expectValid, verifyText } from '../../test/support/record.js';
-import { RECORD_SCHEMA, buildManifest, recordPieces, runSummary } from './record-file.js';
+import { RECORD_SCHEMA, manifestForDigests, recordPieces, runSummary } from './record-file.js';
 
 const START = {
   run_id: 'run_asm',
@@ -49,7 +49,7 @@ describe('record assembly', () => {
     ];
     const texts = events.map((event) => sealer.add(event));
     for (const signer of [ED25519_SIGNER, HMAC_SIGNER]) {
-      const manifest = buildManifest(
+      const manifest = manifestForDigests(
         'run_asm',
         sealer.finish(),
         '2026-01-01T00:00:01.000Z',
@@ -79,7 +79,7 @@ describe('record assembly', () => {
   });
 
   it('a record with no events is still well-formed JSON with the empty digests', async () => {
-    const manifest = buildManifest(
+    const manifest = manifestForDigests(
       'run_asm',
       new IncrementalSealer().finish(),
       '2026-01-01T00:00:01.000Z',

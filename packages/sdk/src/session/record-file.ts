@@ -1,27 +1,23 @@
 // Putting a sealed record together from digests computed incrementally: the manifest (same
 // members and order as @runback/sign's sealRecord writes), the run summary (which must agree
-// with the run events: format-decisions "The consistent check"), and the file text, streamed.
-import {
-  buildManifest as buildSealedManifest,
-  type SealedManifest,
-  type Signer,
-} from '@runback/sign';
+// with the run events: docs/spec.md §5.2), and the file text, streamed.
+import { buildManifest, type SealedManifest, type Signer } from '@runback/sign';
 import type { SealDigests } from './sealer.js';
 
-/** The `$schema` every writer emits (format-decisions "Record"). */
+/** The `$schema` every writer emits (docs/spec.md §5). */
 export const RECORD_SCHEMA = 'runback.audit/v2';
 
 /** A record's manifest (as @runback/sign builds it). */
 export type Manifest = SealedManifest;
 
 /** The manifest for digests computed incrementally, signed when a signer is given. */
-export function buildManifest(
+export function manifestForDigests(
   runId: string,
   digests: SealDigests,
   generatedAt: string,
   signer: Signer | undefined,
 ): Manifest {
-  return buildSealedManifest(
+  return buildManifest(
     {
       runId,
       generatedAt,

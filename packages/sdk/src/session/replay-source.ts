@@ -1,4 +1,4 @@
-// What a replayed run's calls are answered from (issue 4, item 1). Each model, tool and
+// What a replayed run's calls are answered from. Each model, tool and
 // environment call of the agent asks the source before it would run; the source serves the
 // recorded call, sends it live, or fails loudly, by mode:
 //   strict        the call's replay key must match a recorded, unserved call (first-in, first-out);

@@ -26,7 +26,7 @@ export interface RunStart {
   readonly actor?: unknown;
 }
 
-/** The run-start event (format-decisions "Record": `run`, `phase: "start"`). */
+/** The run-start event (docs/spec.md §5: `run`, `phase: "start"`). */
 export function runStartEvent(start: RunStart): { readonly seq: number } & Record<string, unknown> {
   return {
     ...eventBase(
@@ -52,7 +52,7 @@ export function runStartEvent(start: RunStart): { readonly seq: number } & Recor
 }
 
 /** What a run-end event states. */
-export interface RunEnd {
+export interface RunEndFacts {
   readonly runId: string;
   readonly spanId: string;
   readonly seq: number;
@@ -86,9 +86,9 @@ export type RunEndEvent = {
 /**
  * The run-end event, with its output and error redacted here rather than when it is emitted, so
  * that its own sites join the run's list in `metadata.redactions`, and the run summary can
- * repeat the stored values (format-decisions "The consistent check").
+ * repeat the stored values (docs/spec.md §5.2).
  */
-export function runEndEvent(end: RunEnd, redactor: Redactor): RunEndEvent {
+export function runEndEvent(end: RunEndFacts, redactor: Redactor): RunEndEvent {
   const output = redactor.redact(end.output ?? null, '/output');
   const error = redactor.redact(end.error ?? null, '/error');
   const ownSites = [...output.sites, ...error.sites];

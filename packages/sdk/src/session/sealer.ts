@@ -1,4 +1,4 @@
-// Incremental sealing (issue 3, item 1): each completed event is hashed onto the event chain as
+// Incremental sealing (docs/spec.md §3 and §7): each completed event is hashed onto the event chain as
 // it arrives, so ending a run computes nothing over the events again.
 //
 // The event chain runs in array order, which is completion order. The cassette runs in seq

@@ -34,7 +34,7 @@ export function keyedInput(run: ActiveRun, value: unknown): unknown {
  * carrying that name, with the recorded stack (or none) so that the replayed event stores the
  * same error as the recorded one.
  */
-export function recordedError(error: unknown): Error {
+export function replayedError(error: unknown): Error {
   const stored = (typeof error === 'object' && error !== null ? error : {}) as Record<
     string,
     unknown

@@ -1,6 +1,6 @@
 // Values the agent hands to the recorder are copied as JSON the moment they are recorded: the
 // agent may mutate its objects afterwards, and the record must hold what was true at the time.
-// Values with no JSON form are refused (format-decisions "Record": writers refuse NaN and
+// Values with no JSON form are refused (docs/spec.md §2 and §7: writers refuse NaN and
 // Infinity with a clear error), naming where they are.
 import { CanonicalError, canonical } from '@runback/canonical';
 import { RunbackError } from '../core/errors.js';

@@ -1,5 +1,5 @@
 // Shared helpers for the SDK's tests: signers and the matching trust policy, verifying written
-// records, reading events, and checking event shapes against format-decisions "Record".
+// records, reading events, and checking event shapes against docs/spec.md §5.
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -41,7 +41,7 @@ export const SAMPLE_SECRETS = {
   google: `AIza${'Sy0_-x'.repeat(5)}12345`,
 } as const satisfies Readonly<Record<string, string>>;
 
-/** ISO 8601 with milliseconds and `Z` (format-decisions "Record"). */
+/** ISO 8601 with milliseconds and `Z` (docs/spec.md §5). */
 export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** An event as read back from a record. */
@@ -118,7 +118,7 @@ const BASE_MEMBERS = [
   'type',
 ];
 
-/** The members each event type carries (format-decisions "Record"), besides the base ones. */
+/** The members each event type carries (docs/spec.md §5), besides the base ones. */
 export const TYPE_MEMBERS: Readonly<Record<string, readonly string[]>> = {
   run: ['phase', 'name', 'status', 'input', 'output', 'error'],
   llm: ['model', 'request', 'response', 'usage', 'latency_ms', 'error'],

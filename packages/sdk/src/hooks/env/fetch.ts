@@ -1,5 +1,5 @@
 // fetch capture. A call to a known model API becomes an `llm` event (providers/); any other
-// request becomes a `fetch` env event keyed as format-decisions "Record" says:
+// request becomes a `fetch` env event keyed as docs/spec.md §4.4 says:
 //   sha256_hex("fetch:" + METHOD + ":" + url + ":" + sha256_hex(body bytes))
 // The response body is read whole, recorded, and handed back as a fresh Response with the
 // same status, headers and bytes.
@@ -8,7 +8,7 @@ import { isoNow } from '../../core/internal-globals.js';
 import { interceptProviderCall } from '../providers/index.js';
 import { currentScope, runInScope } from '../../session/context.js';
 import { captureScope, emitEnv } from './record-env.js';
-import { keyedInput, recordedError, servedCall } from '../../session/serve.js';
+import { keyedInput, replayedError, servedCall } from '../../session/serve.js';
 import { bodyOf, bytesOf, rebuildResponse, responseRecord, requestBodyBytes } from './http-body.js';
 
 /** A recorded fetch output: a response, or the network error the request ended in. */
@@ -65,7 +65,7 @@ export function capturedFetch(original: typeof fetch): typeof fetch {
       const output = served.event['output'] as RecordedFetchOutput;
       emitEnv(scope, 'fetch', key, output, { callSeq: seq, tsStart, extra });
       if ('error' in output)
-        throw new TypeError('fetch failed', { cause: recordedError(output.error) });
+        throw new TypeError('fetch failed', { cause: replayedError(output.error) });
       return rebuildResponse(
         request.url,
         output.status,

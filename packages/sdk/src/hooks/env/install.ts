@@ -1,4 +1,4 @@
-// Environment capture (issue 3, item 4): the clock, randomness, UUIDs and fetch are wrapped
+// Environment capture: the clock, randomness, UUIDs and fetch are wrapped
 // once, process-wide, the first time a run asks for capture. The wrappers are inert outside
 // recorded runs (and inside model and tool calls): they call the original and record nothing,
 // so code outside a run, and concurrent runs without capture, see no difference.

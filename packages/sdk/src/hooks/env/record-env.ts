@@ -1,4 +1,4 @@
-// Recording one environment read as an `env` event (format-decisions "Record": now, date,
+// Recording one environment read as an `env` event (docs/spec.md §4.4 and §5: now, date,
 // random, uuid and clock are keyed by their kind name; fetch by a hash of the request).
 import { isoNow } from '../../core/internal-globals.js';
 import { currentScope, type Scope } from '../../session/context.js';

@@ -1,6 +1,6 @@
 // What runback knows about one model API: how to recognise a call to it, and how to read its
-// request, its response and its event stream into the llm event shape (format-decisions
-// "Record"). One codec per API; the recording around them (providers/intercept.ts) is shared.
+// request, its response and its event stream into the llm event shape (docs/spec.md
+// §5). One codec per API; the recording around them (providers/intercept.ts) is shared.
 import type { EventError, LlmRequest, LlmResponse, LlmUsage } from '../../core/events.js';
 import type { JsonObject } from './json.js';
 import type { SseEvent } from './sse.js';

@@ -8,7 +8,7 @@ import { beginLlmCall, type LlmCallSpan } from '../spans/llm.js';
 import type { ProviderCodec } from './codec.js';
 import { codecFor } from './codecs.js';
 import { isRecord, parseJsonOr, type JsonObject } from './json.js';
-import { findingError, httpFailure, recordedError } from './provider-error.js';
+import { findingError, httpFailure, errorForSpan } from './provider-error.js';
 import { recordStream } from './record-stream.js';
 import { replayedResponse } from './replay-response.js';
 
@@ -92,7 +92,7 @@ async function recordResponse(
   }
   if (!response.ok) {
     const { error, body } = httpFailure(response.status, text);
-    span.fail(recordedError(error), { ...http, error_body: body });
+    span.fail(errorForSpan(error), { ...http, error_body: body });
     return response;
   }
   const body = parseJsonOr(text, undefined);

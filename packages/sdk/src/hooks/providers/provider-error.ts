@@ -15,7 +15,7 @@ export type ProviderCallErrorCode =
  * An Error to hand to `span.fail`: named, and without a stack, since it describes the
  * provider's answer rather than a place in runback's code.
  */
-export function recordedError(error: EventError): Error {
+export function errorForSpan(error: EventError): Error {
   const recorded = new Error(error.message);
   recorded.name = error.name;
   delete recorded.stack;
@@ -49,5 +49,5 @@ export function httpFailure(status: number, text: string): { error: EventError; 
 
 /** A failure runback found in a call, named by its code. */
 export function findingError(code: ProviderCallErrorCode, message: string): Error {
-  return recordedError({ name: code, message });
+  return errorForSpan({ name: code, message });
 }

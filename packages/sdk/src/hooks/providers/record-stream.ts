@@ -5,7 +5,7 @@
 // it is recorded as failed with what had arrived in `metadata.partial`.
 import type { LlmCallSpan } from '../spans/llm.js';
 import type { ProviderCodec } from './codec.js';
-import { findingError, recordedError } from './provider-error.js';
+import { findingError, errorForSpan } from './provider-error.js';
 import { SseParser, type SseEvent } from './sse.js';
 
 /** A Response like `response` whose body is recorded as it is read. */
@@ -33,7 +33,7 @@ export function recordStream(
   // (a client throws on it and cancels the body).
   const fail = (cause: unknown) => {
     const reported = accumulator.failure();
-    span.fail(reported === undefined ? cause : recordedError(reported), partial());
+    span.fail(reported === undefined ? cause : errorForSpan(reported), partial());
   };
   const finish = () => {
     take(parser.end());

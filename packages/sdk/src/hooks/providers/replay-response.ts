@@ -5,7 +5,7 @@
 // that failed without an HTTP answer (a network error) fails the fetch with the recorded error.
 import { RunbackError } from '../../core/errors.js';
 import type { EventError } from '../../core/events.js';
-import { recordedError } from '../../session/serve.js';
+import { replayedError } from '../../session/serve.js';
 import { endReplayed, type LlmCallSpan, type RecordedLlmCall } from '../spans/llm.js';
 import type { ProviderCodec } from './codec.js';
 import { isRecord, stringOrNull } from './json.js';
@@ -79,7 +79,7 @@ function eventStream(
         const chunk = chunks[next++];
         if (chunk !== undefined) controller.enqueue(encoder.encode(formatSseEvent(chunk)));
         else if (failure !== undefined && failure !== null)
-          controller.error(recordedError(failure));
+          controller.error(replayedError(failure));
         else controller.close();
       },
     },

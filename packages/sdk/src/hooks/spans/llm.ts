@@ -1,9 +1,9 @@
 // Recording model calls. Integrations (OpenAI, Anthropic, AI SDK, provider-aware fetch) map a
-// provider's request and response into the llm event shape (format-decisions "Record") and
+// provider's request and response into the llm event shape (docs/spec.md §5) and
 // record through beginLlmCall; `llmCall` is the one-shot form for a custom client.
 import { llmKey } from '@runback/replay-digest';
 import { RunbackError, argError } from '../../core/errors.js';
-import { keyedInput, recordedError, servedCall } from '../../session/serve.js';
+import { keyedInput, replayedError, servedCall } from '../../session/serve.js';
 import {
   toEventError,
   type EventError,
@@ -74,7 +74,7 @@ export function endReplayed(span: LlmCallSpan): Error | undefined {
   const recorded = span.replayed;
   if (recorded === undefined) throw argError('span', 'a replayed span', span);
   if (recorded.error !== null || recorded.response === null) {
-    const err = recordedError(recorded.error);
+    const err = replayedError(recorded.error);
     span.fail(err, recorded.metadata);
     return err;
   }

@@ -1,4 +1,4 @@
-// Recording tool calls (issue 3, item 3): `tool(name, input, fn)` and `wrapTools(map)`.
+// Recording tool calls: `tool(name, input, fn)` and `wrapTools(map)`.
 import { argError } from '../../core/errors.js';
 import { elapsedMs } from '../../core/internal-globals.js';
 import { toEventError, type KeyProjectionSpec } from '../../core/events.js';
@@ -6,14 +6,14 @@ import { currentScope, runInScope } from '../../session/context.js';
 import { eventBase } from '../../session/event-base.js';
 import { snapshot } from '../../session/snapshot.js';
 import { toolKey } from '@runback/replay-digest';
-import { keyedInput, recordedError, servedCall } from '../../session/serve.js';
+import { keyedInput, replayedError, servedCall } from '../../session/serve.js';
 import { callPlace, checkKeyProjection, openCall } from './call.js';
 
 /** Options of one tool call. */
 export interface ToolCallOptions {
   /** The model's id for this call, linking it to the `llm` event that asked for it. */
   readonly toolCallId?: string;
-  /** Members of `input` left out of the replay key (format-decisions "Record"). */
+  /** Members of `input` left out of the replay key (docs/spec.md §5). */
   readonly keyProjection?: KeyProjectionSpec;
   /** Extra facts stored with the event. */
   readonly metadata?: Record<string, unknown>;
@@ -74,7 +74,7 @@ export async function tool<I, O>(
   if (served !== undefined) {
     const recorded = served.event;
     if (recorded['error'] !== null && recorded['error'] !== undefined) {
-      const err = recordedError(recorded['error']);
+      const err = replayedError(recorded['error']);
       finish(null, err, true);
       throw err;
     }

@@ -8,9 +8,9 @@
 // Nothing here imports the AI SDK (an optional peer): its errors are recognised and rebuilt by
 // their documented markers, `Symbol.for('vercel.ai.error')` and
 // `Symbol.for('vercel.ai.error.' + name)`.
-import { recordedError } from '../../session/serve.js';
+import { replayedError } from '../../session/serve.js';
 import { toJson } from './json.js';
-import { isObject } from './replay-support.js';
+import { isObject } from '../../core/values.js';
 
 const AI_SDK_MARKER = 'vercel.ai.error';
 const API_CALL_ERROR = 'AI_APICallError';
@@ -81,7 +81,7 @@ export function streamErrorOf(stored: unknown): unknown {
   if (Object.keys(stored).length !== 2 || typeof name !== 'string' || typeof message !== 'string') {
     return structuredClone(stored);
   }
-  return asAiSdkError(recordedError(stored));
+  return asAiSdkError(replayedError(stored));
 }
 
 function hasMarker(err: unknown, marker: string): boolean {

@@ -19,7 +19,7 @@ export function toJsonObject(value: object, label: string): Record<string, unkno
 function convert(value: unknown, label: string, ancestors: Set<object>): unknown {
   if (typeof value === 'function' || typeof value === 'symbol') return undefined;
   // Numbers pass through unchanged, NaN included: the recorder refuses non-finite numbers with
-  // a clear error (format-decisions "Record"), which a silent null here would hide.
+  // a clear error (docs/spec.md §5), which a silent null here would hide.
   if (typeof value !== 'object' || value === null) return value;
   if (ArrayBuffer.isView(value)) {
     return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');

@@ -8,7 +8,7 @@ import type { KeyProjectionSpec } from '../../core/events.js';
 export interface RunbackMiddlewareOptions {
   /**
    * Members of the request left out of the replay key, e.g. `{ drop: ['params.seed'] }`
-   * (format-decisions "Record", key_projection). The stored request is unchanged.
+   * (docs/spec.md §4.2). The stored request is unchanged.
    */
   readonly keyProjection?: KeyProjectionSpec;
   /** The provider name stored in `model.provider` (default: the model's own, e.g. `openai.chat`). */

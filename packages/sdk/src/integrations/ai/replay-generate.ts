@@ -3,7 +3,8 @@
 import type { LanguageModelV3GenerateResult } from '@ai-sdk/provider';
 import { endReplayed, type LlmCallSpan, type RecordedLlmCall } from '../../hooks/spans/llm.js';
 import { asAiSdkError } from './call-error.js';
-import { failUnsupported, isObject, withTimestamp } from './replay-support.js';
+import { isObject } from '../../core/values.js';
+import { failUnsupported, withTimestamp } from './replay-support.js';
 
 /**
  * The recorded result of a replayed generate call, or the recorded failure, thrown as the AI SDK

@@ -11,7 +11,11 @@ import { generateText, streamText } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { opening, usage } from '../../../test/support/ai/mock-parts.js';
-import { recordThenReplay, type ModelAgent, type ReplayRunOptions } from '../../../test/support/ai/record-then-replay.js';
+import {
+  recordThenReplay,
+  type ModelAgent,
+  type ReplayRunOptions,
+} from '../../../test/support/ai/record-then-replay.js';
 import { readAll } from '../../../test/support/ai/record-to-file.js';
 
 const params: LanguageModelV3CallOptions = {

@@ -5,7 +5,8 @@ import type { LanguageModelV3StreamPart, LanguageModelV3StreamResult } from '@ai
 import { toEventError } from '../../core/events.js';
 import { endReplayed, type LlmCallSpan, type RecordedLlmCall } from '../../hooks/spans/llm.js';
 import { asAiSdkError, streamErrorOf } from './call-error.js';
-import { failUnsupported, isObject, withTimestamp } from './replay-support.js';
+import { isObject } from '../../core/values.js';
+import { failUnsupported, withTimestamp } from './replay-support.js';
 
 /**
  * How the recorded stream ended after its last part: `close` when the model's stream ended (a

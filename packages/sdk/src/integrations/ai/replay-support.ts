@@ -29,8 +29,3 @@ export function withTimestamp<T extends Record<string, unknown>>(value: T): T {
   const timestamp = value['timestamp'];
   return typeof timestamp === 'string' ? { ...value, timestamp: new Date(timestamp) } : value;
 }
-
-/** A JSON object (not null, not an array). */
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

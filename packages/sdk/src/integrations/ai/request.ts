@@ -1,5 +1,5 @@
-// An AI SDK call (LanguageModelV3CallOptions) as the llm event's request (format-decisions
-// "Record": `request {system, messages[], tools[], params}`). The request is part of the replay
+// An AI SDK call (LanguageModelV3CallOptions) as the llm event's request (docs/spec.md
+// §5: `request {system, messages[], tools[], params}`). The request is part of the replay
 // key, so it holds what determines the answer and nothing that varies from call to call.
 import type { LanguageModelV3CallOptions, LanguageModelV3Message } from '@ai-sdk/provider';
 import type { LlmRequest } from '../../core/events.js';

@@ -1,8 +1,9 @@
-// The parts of the llm event's response that generate and stream calls share (format-decisions
-// "Record": `response {text, reasoning, finish_reason, tool_calls[]}`, `usage {input_tokens,
+// The parts of the llm event's response that generate and stream calls share (docs/spec.md
+// §5: `response {text, reasoning, finish_reason, tool_calls[]}`, `usage {input_tokens,
 // output_tokens, total_tokens}`), read from AI SDK values.
 import type { LanguageModelV3ResponseMetadata, LanguageModelV3ToolCall } from '@ai-sdk/provider';
 import type { LlmResponse, LlmToolCall, LlmUsage } from '../../core/events.js';
+import { isObject } from '../../core/values.js';
 
 /** What a response said, gathered from a result's content or from a stream's parts. */
 export interface ResponseParts {
@@ -78,8 +79,4 @@ export function metadataOf(
     ...(response?.id === undefined ? {} : { response_id: response.id }),
     ...(response?.modelId === undefined ? {} : { model_id: response.modelId }),
   };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
