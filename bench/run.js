@@ -2,7 +2,8 @@
 //   (a) canonical vs the npm `canonicalize` package on a realistic agent record, output equal;
 //   (b) verifying a 100k-event signed record vs the floor: read + JSON.parse + one SHA-256;
 //   (c) the recorder's overhead per llm + tool pair vs the bare calls, and journaling's cost;
-//   (d) replaying a 10,000-call record: time and peak heap.
+//   (d) replaying a 10,000-call record: time and peak heap;
+//   (e) the audit service over loopback: verify requests/s and p99, ingest of 100k events.
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import { canonical } from '@runback/canonical';
 import { publicKeyToPem } from '@runback/sign';
 import { verifyJson } from '@runback/verify';
 import canonicalize from 'canonicalize';
+import { benchApi } from './api.js';
 import { makeSignedRecord } from './make-record.js';
 import { benchRecording } from './recording.js';
 import { benchReplay } from './replay.js';
@@ -118,6 +120,7 @@ function writeSignedRecord(file) {
 // (c) recording overhead, (d) replay -------------------------------------------------------
 await benchRecording(results);
 await benchReplay(results);
+await benchApi(results);
 
 if (process.env.RUNBACK_BENCH_JSON)
   writeFileSync(process.env.RUNBACK_BENCH_JSON, JSON.stringify(results, null, 2) + '\n');
