@@ -1,8 +1,3 @@
 import { packageBuild } from '../../tsup.base.js';
 
-export default packageBuild({
-  entry: { index: 'src/index.ts', 'cli/index': 'src/cli/index.ts', bin: 'src/bin.ts' },
-  platform: 'node',
-  dts: { entry: { index: 'src/index.ts', 'cli/index': 'src/cli/index.ts' } },
-  splitting: true,
-});
+export default packageBuild({ entry: ['src/index.ts'] });

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The `runback` executable: runCli bound to this process.
-import { nodeIO } from '@runback/verify/cli';
+import { nodeIO } from '@runback/verify-cli';
 import { runCli } from './run-cli.js';
 
 // A reader that stops early (`runback inspect r.json | head`) closes the pipe: that is not

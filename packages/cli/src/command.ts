@@ -1,5 +1,5 @@
 // The shape of a command module. run-cli loads each one with import() only when it runs.
-import type { CommandIO } from '@runback/verify/cli';
+import type { CommandIO } from '@runback/verify-cli';
 import { parseArgs } from 'node:util';
 import { messageOf, usageError } from './errors.js';
 

@@ -1,24 +1,75 @@
 // Errors a command raises on purpose. run-cli's one top-level catch turns a CliError into its
 // message and exit status; anything else that escapes a command is a bug (exit 70).
 
-/** Exit statuses of every runback command (documented in --help and the README). */
-export const EXIT = {
-  /** Success; for verify: the record is valid. */
-  ok: 0,
-  /** Invalid input or a refused operation: a record that does not verify or does not parse. */
-  invalid: 1,
-  /** verify: the record is intact but its signer is not proven. */
-  unverified: 2,
-  /** The command line is wrong: unknown command or flag, missing or unreadable argument file. */
-  usage: 64,
-  /** An unexpected internal error (a bug in runback). */
-  internal: 70,
-} as const;
+import type { RunbackErrorCode } from '@runback/sdk';
+import { EXIT } from '@runback/verify-cli';
+
+/** Exit statuses of every runback command: one table with runback-verify's. */
+export { EXIT, type ExitCode } from '@runback/verify-cli';
+
+/**
+ * Every stable code a runback command reports (`error.code` in --json output). Usage mistakes
+ * (exit 64) start with USAGE_; the others name their command.
+ */
+export type CliErrorCode =
+  // Usage mistakes, any command.
+  | 'USAGE_BAD_ARGUMENTS'
+  | 'USAGE_NO_COMMAND'
+  | 'USAGE_UNEXPECTED_ARGUMENT'
+  | 'USAGE_STDIN_TWICE'
+  | 'USAGE_UNREADABLE_INPUT'
+  | 'USAGE_UNREADABLE_KEY'
+  | 'USAGE_CONFLICTING_KEYS'
+  | 'USAGE_PUBLIC_KEY_GIVEN'
+  | 'USAGE_BAD_PRIVATE_KEY'
+  | 'USAGE_EMPTY_HMAC_KEY'
+  | 'USAGE_NO_OUT'
+  | 'USAGE_BAD_OUT'
+  | 'USAGE_INPUT'
+  | 'USAGE_RECORD'
+  | 'USAGE_TWO_RECORDS'
+  | 'USAGE_JOURNAL'
+  | 'USAGE_NO_JOURNAL'
+  | 'USAGE_BAD_NAME'
+  | 'USAGE_BAD_MODE'
+  | 'USAGE_BAD_GENERATED_AT'
+  | 'USAGE_BAD_OUTPUT_LIMIT'
+  // runback sign
+  | 'SIGN_INPUT_NOT_JSON'
+  | 'SIGN_INPUT_MALFORMED'
+  | 'SIGN_CANNOT_SEAL'
+  | 'SIGN_NOT_VERIFIABLE'
+  | 'SIGN_WRITE_FAILED'
+  // runback record
+  | 'RECORD_UNREADABLE'
+  | 'RECORD_NOT_VERIFIABLE'
+  // runback recover
+  | 'RECOVER_IO'
+  | 'RECOVER_OUTPUT_EXISTS'
+  | 'RECOVER_NOT_VERIFIABLE'
+  // runback replay
+  | 'REPLAY_UNREADABLE'
+  | 'REPLAY_NOT_JSON'
+  | 'REPLAY_RECORD_INVALID'
+  // runback diff
+  | 'DIFF_NOT_JSON'
+  | 'DIFF_NOT_A_RECORD'
+  // runback inspect
+  | 'INSPECT_NOT_JSON'
+  | 'INSPECT_NOT_RECORD'
+  // runback keygen
+  | 'KEYGEN_EXISTS'
+  | 'KEYGEN_WRITE_FAILED'
+  // An SDK failure during record, recover or replay, under the command's prefix.
+  | `${'RECORD' | 'RECOVER' | 'REPLAY'}_${RunbackErrorCode}`;
+
+/** The codes of usage mistakes (exit 64). */
+export type CliUsageCode = Extract<CliErrorCode, `USAGE_${string}`>;
 
 /** A failure a command reports to the user, with a stable code and an exit status. */
 export class CliError extends Error {
   /** Stable, machine-readable reason, e.g. `SIGN_NOT_VERIFIABLE`. */
-  readonly code: string;
+  readonly code: CliErrorCode;
   /** The process exit status this error maps to. */
   readonly exitCode: number;
   /** What to do about it, printed after the message. */
@@ -27,7 +78,7 @@ export class CliError extends Error {
   readonly details: Readonly<Record<string, unknown>> | undefined;
 
   constructor(
-    code: string,
+    code: CliErrorCode,
     message: string,
     options: {
       exitCode?: number;
@@ -45,7 +96,7 @@ export class CliError extends Error {
 }
 
 /** A command-line mistake (exit 64). */
-export function usageError(code: string, message: string, hint?: string): CliError {
+export function usageError(code: CliUsageCode, message: string, hint?: string): CliError {
   return new CliError(code, message, {
     exitCode: EXIT.usage,
     ...(hint === undefined ? {} : { hint }),

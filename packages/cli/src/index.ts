@@ -2,7 +2,7 @@
 export { mainUsage, runCli } from './run-cli.js';
 export { CliError, EXIT } from './errors.js';
 export type { Command } from './command.js';
-export type { CommandIO } from '@runback/verify/cli';
+export type { CommandIO } from '@runback/verify-cli';
 export {
   summarizeRecord,
   type ChainStatus,

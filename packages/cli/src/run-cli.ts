@@ -1,7 +1,7 @@
 // runback's dispatcher: picks the command, loads only its module (dynamic import, one chunk
 // per command in the build), runs it, and maps whatever it throws to an exit status in one
 // place: CliError → its own status, UsageError → 64, anything else → 70 (a bug).
-import type { CommandIO } from '@runback/verify/cli';
+import type { CommandIO } from '@runback/verify-cli';
 import type { Command } from './command.js';
 import { CliError, EXIT, messageOf } from './errors.js';
 import { cliVersion } from './version.js';
@@ -43,10 +43,6 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   keygen: {
     summary: 'generate an Ed25519 key pair (PEM files) for signing',
     load: () => import('./commands/keygen.js'),
-  },
-  log: {
-    summary: 'a transparency log of record heads: init, append, checkpoint, cosign, prove, verify',
-    load: () => import('./commands/log.js'),
   },
 };
 

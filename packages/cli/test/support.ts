@@ -1,5 +1,5 @@
 // Shared test helpers: an in-memory CommandIO, a realistic run to seal, temp directories.
-import type { CommandIO } from '@runback/verify/cli';
+import type { CommandIO } from '@runback/verify-cli';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

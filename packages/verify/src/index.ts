@@ -1,4 +1,4 @@
-// @runback/verify: verify a runback record offline. Pure: no I/O (the CLI lives in ./cli).
+// @runback/verify: verify a runback record offline. Pure, no I/O; the CLI is @runback/verify-cli.
 export { verify, verifyJson, type VerifyOptions } from './verify.js';
 export {
   verdictOf,

@@ -1,23 +1,14 @@
-// The fixed corpus (test/vectors/index.json) re-verified through the library and through the
-// built `runback-verify` bin: same verdict, checks, error codes and exit status. The
-// @runback/cli tests run the same corpus through `runback verify`.
-import { spawnSync } from 'node:child_process';
+// The fixed corpus (test/vectors/index.json) re-verified through the library, with both JSON
+// readings: same verdict, checks and error codes as index.json. The @runback/verify-cli tests
+// run it through both `runback-verify` bins, the @runback/cli tests through `runback verify`.
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  CORPUS_DIR,
-  corpusFlags,
-  loadCorpus,
-  type CorpusCase,
-} from '../../../test-support/corpus.js';
+import { CORPUS_DIR, loadCorpus, type CorpusCase } from '../../../test-support/corpus.js';
 import type { VerifyOptions, VerifyResult } from '../src/index.js';
 import { verifyJsonWith, type JsonReading } from '../src/verify.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const vectors = CORPUS_DIR;
-const bin = join(here, '..', 'dist', 'bin.js');
 const corpus = { cases: loadCorpus() };
 
 function optionsOf(trust: CorpusCase['trust']): VerifyOptions {
@@ -57,19 +48,4 @@ describe('verify corpus', () => {
       }
     });
   }
-
-  describe('built bin: runback-verify --json', () => {
-    for (const c of corpus.cases) {
-      it(`${c.file} [${Object.keys(c.trust).join(',') || 'no keys'}]`, () => {
-        const run = spawnSync(
-          process.execPath,
-          [bin, join(vectors, c.file), '--json', ...corpusFlags(c.trust)],
-          { encoding: 'utf8' },
-        );
-        expect(run.stderr).toBe('');
-        expect(run.status).toBe(c.expected.exit);
-        expectMatches(JSON.parse(run.stdout) as VerifyResult, c.expected);
-      });
-    }
-  });
 });

@@ -2,7 +2,7 @@
 // SDK's diffRecords; this reads the files and prints the result.
 import { diffRecords, type RecordDiff, type StepChange } from '@runback/sdk';
 import { verify } from '@runback/verify';
-import { makeStyle, useColor, type CommandIO } from '@runback/verify/cli';
+import { makeStyle, useColor, type CommandIO } from '@runback/verify-cli';
 import type { Command } from '../command.js';
 import { parseCommandArgs } from '../command.js';
 import { CliError, EXIT, messageOf, usageError } from '../errors.js';

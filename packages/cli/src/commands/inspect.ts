@@ -1,7 +1,7 @@
 // `runback inspect`: what a record says, readable in ten seconds — the run, its model and
 // tool calls, token use, errors — and whether it holds up (verifyJson, without keys).
 import { readJsonStrict, verifyJson } from '@runback/verify';
-import { makeStyle, useColor, type CommandIO } from '@runback/verify/cli';
+import { makeStyle, useColor, type CommandIO } from '@runback/verify-cli';
 import type { Command } from '../command.js';
 import { parseCommandArgs } from '../command.js';
 import { CliError, EXIT, messageOf, usageError } from '../errors.js';

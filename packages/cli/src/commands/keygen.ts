@@ -1,7 +1,7 @@
 // `runback keygen`: a new Ed25519 key pair as PEM files — the private key (PKCS#8, mode 0600)
 // signs records, the public key (SPKI, mode 0644) is what verifiers pin with --pubkey.
 import { generateEd25519KeyPair, keyId, privateKeyToPem, publicKeyToPem } from '@runback/sign';
-import { makeStyle, useColor } from '@runback/verify/cli';
+import { makeStyle, useColor } from '@runback/verify-cli';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from '../command.js';

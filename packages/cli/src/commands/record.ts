@@ -3,7 +3,7 @@
 // verification of what was written.
 import { RunbackError, recordCommand, type RecordCommandResult } from '@runback/sdk';
 import { verifyJson, type VerifyResult } from '@runback/verify';
-import { makeStyle, useColor, type CommandIO } from '@runback/verify/cli';
+import { makeStyle, useColor, type CommandIO } from '@runback/verify-cli';
 import { readFile } from 'node:fs/promises';
 import type { Command } from '../command.js';
 import { parseCommandArgs, splitAtDoubleDash } from '../command.js';

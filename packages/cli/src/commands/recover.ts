@@ -3,7 +3,7 @@
 // name `Interrupted`, sealed, signed, verified, and a report of what was recovered.
 import { RunbackError, fileExists, sealJournal, type SealJournalReport } from '@runback/sdk';
 import { verifyJson } from '@runback/verify';
-import { makeStyle, useColor, type CommandIO } from '@runback/verify/cli';
+import { makeStyle, useColor, type CommandIO } from '@runback/verify-cli';
 import { readFile } from 'node:fs/promises';
 import type { Command } from '../command.js';
 import { parseCommandArgs } from '../command.js';

@@ -13,7 +13,7 @@ import {
   type ReplayReport,
 } from '@runback/sdk';
 import { verifyJson, type VerifyResult } from '@runback/verify';
-import { makeStyle, useColor, type CommandIO } from '@runback/verify/cli';
+import { makeStyle, useColor, type CommandIO } from '@runback/verify-cli';
 import { randomBytes } from 'node:crypto';
 import { readFile, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -3,7 +3,7 @@
 // that would not verify. Sealing and verification are the libraries'; this only wires them up.
 import { sealRecord, type SealedRecord } from '@runback/sign';
 import { verify, verifyJson, type VerifyResult } from '@runback/verify';
-import { makeStyle, useColor, type CommandIO } from '@runback/verify/cli';
+import { makeStyle, useColor, type CommandIO } from '@runback/verify-cli';
 import type { Command } from '../command.js';
 import { parseCommandArgs } from '../command.js';
 import { CliError, EXIT, isCodedDataError, messageOf, usageError } from '../errors.js';

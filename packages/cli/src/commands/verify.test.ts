@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { fakeIO, GENERATED_AT, realisticRun, tempDir } from '../../test/support.js';
 import { runCli } from '../run-cli.js';
 
-describe('runback verify (delegated to @runback/verify/cli)', () => {
+describe('runback verify (delegated to @runback/verify-cli)', () => {
   const keys = generateEd25519KeyPair();
   const record = sealRecord(realisticRun(), {
     generatedAt: GENERATED_AT,

@@ -1,6 +1,6 @@
-// `runback verify`: the verify command of @runback/verify, unchanged. One implementation of
+// `runback verify`: the verify command of @runback/verify-cli, unchanged. One implementation of
 // flags, report and exit codes serves both `runback verify` and `npx @runback/verify`.
-import { runVerifyCommand, verifyUsage } from '@runback/verify/cli';
+import { runVerifyCommand, verifyUsage } from '@runback/verify-cli';
 import type { Command } from '../command.js';
 
 const PROGRAM = 'runback verify';

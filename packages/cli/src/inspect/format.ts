@@ -1,7 +1,7 @@
 // The human layout of `runback inspect`: a header line, then short sections with aligned
 // columns. Every string taken from the record is made safe to print first: a record is
 // untrusted input, and control characters in it must not drive the reader's terminal.
-import type { Style } from '@runback/verify/cli';
+import type { Style } from '@runback/verify-cli';
 import type { RecordSummary } from './summarize.js';
 
 /** Formats a summary for a person; `name` is the file it came from. */

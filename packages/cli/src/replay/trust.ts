@@ -1,17 +1,15 @@
 // The trust policy of `runback replay`: the public keys a record must be signed by.
 import type { VerifyOptions } from '@runback/verify';
-import type { CommandIO } from '@runback/verify/cli';
-import { messageOf, usageError } from '../errors.js';
+import { loadTrust as loadTrustFlags, UsageError, type CommandIO } from '@runback/verify-cli';
+import { usageError } from '../errors.js';
 
 /** Reads each --pubkey file; an unreadable file is a usage error. */
 export async function loadTrust(paths: readonly string[], io: CommandIO): Promise<VerifyOptions> {
-  const pinned: string[] = [];
-  for (const path of paths) {
-    try {
-      pinned.push(new TextDecoder().decode(await io.readInput(path)));
-    } catch (err) {
-      throw usageError('USAGE_UNREADABLE_KEY', `cannot read --pubkey ${path}: ${messageOf(err)}`);
-    }
+  try {
+    return await loadTrustFlags({ pubkey: paths }, io);
+  } catch (err) {
+    // The same words as runback verify, as a CliError so --json reports it too.
+    if (err instanceof UsageError) throw usageError(err.code, err.message);
+    throw err;
   }
-  return pinned.length === 0 ? {} : { pinned };
 }

@@ -2,7 +2,7 @@
 // signed output `valid`: the signer's own public key pinned, or the HMAC key itself.
 import { keyId, privateKeyFromPem, publicKeyFromPrivateKey, type Signer } from '@runback/sign';
 import type { VerifyOptions, VerifyResult } from '@runback/verify';
-import type { CommandIO } from '@runback/verify/cli';
+import { stripOneNewline, type CommandIO } from '@runback/verify-cli';
 import { messageOf, usageError } from '../errors.js';
 
 /** How the output is signed, and how its own verification is configured. */
@@ -92,14 +92,6 @@ async function readKeyFile(flag: string, path: string, io: CommandIO): Promise<U
   } catch (err) {
     throw usageError('USAGE_UNREADABLE_KEY', `cannot read ${flag} ${path}: ${messageOf(err)}`);
   }
-}
-
-/** Key files usually end in a newline that is not part of the secret (as in runback verify). */
-function stripOneNewline(bytes: Uint8Array): Uint8Array {
-  let end = bytes.length;
-  if (end > 0 && bytes[end - 1] === 0x0a) end--;
-  if (end > 0 && bytes[end - 1] === 0x0d) end--;
-  return bytes.subarray(0, end);
 }
 
 /**

@@ -1,28 +1,7 @@
 // Human-readable report of one verification: a ✓/✗ line per check, the verdict, the signer.
 // Shared by `npx @runback/verify` and `runback verify`, so both print the same thing.
-import type { CheckName, VerifyResult } from '../result.js';
-
-/** ANSI styling that collapses to plain text when colour is off. */
-export interface Style {
-  readonly green: (s: string) => string;
-  readonly red: (s: string) => string;
-  readonly yellow: (s: string) => string;
-  readonly bold: (s: string) => string;
-  readonly dim: (s: string) => string;
-}
-
-/** A style that colours with ANSI escapes, or one that leaves text alone. */
-export function makeStyle(color: boolean): Style {
-  const wrap = (open: number, close: number) => (s: string) =>
-    color ? `\u001b[${open}m${s}\u001b[${close}m` : s;
-  return {
-    green: wrap(32, 39),
-    red: wrap(31, 39),
-    yellow: wrap(33, 39),
-    bold: wrap(1, 22),
-    dim: wrap(2, 22),
-  };
-}
+import type { CheckName, VerifyResult } from '@runback/verify';
+import type { Style } from './style.js';
 
 const LABELS: Record<Exclude<CheckName, 'signature'>, string> = {
   schema: 'schema',

@@ -1,13 +1,18 @@
 // The verify command: `runback verify FILE... [--json] [--pubkey PEM]... [--revoked PEM]...
-// [--key K | --key-file F]` and `npx @runback/verify` (format-decisions, "CLI contract").
+// [--key K | --key-file F]` and `runback-verify` (docs/spec.md §8).
 // A thin adapter: it reads files and keys, calls verifyJson, prints, and maps verdicts to
 // exit codes. All verification logic lives in verifyJson.
 import { parseArgs } from 'node:util';
-import { assertTrustPolicy } from '../signature/trust.js';
-import type { VerifyResult } from '../result.js';
-import { verifyJson, type VerifyOptions } from '../verify.js';
-import { EXIT, UsageError, useColor, type CommandIO } from './io.js';
-import { formatReport, makeStyle } from './report.js';
+import {
+  assertTrustPolicy,
+  verifyJson,
+  type VerifyOptions,
+  type VerifyResult,
+} from '@runback/verify';
+import { EXIT, type CommandIO } from './io.js';
+import { formatReport } from './report.js';
+import { makeStyle, useColor } from './style.js';
+import { loadTrust } from './trust-flags.js';
 
 /** Usage text of the verify command; `program` is how it was invoked. */
 export function verifyUsage(program: string): string {
@@ -54,7 +59,7 @@ export async function runVerifyCommand(
   const { values, positionals } = parsed;
   if (values.help) {
     io.stdout(verifyUsage(program) + '\n');
-    return 0;
+    return EXIT.ok;
   }
   if (positionals.length === 0)
     return usage(io, program, 'expected at least one FILE (or "-" for standard input), got none');
@@ -84,7 +89,7 @@ export async function runVerifyCommand(
   }
 
   const style = makeStyle(useColor(io));
-  let worst: number = EXIT.valid;
+  let worst: number = EXIT.ok;
   for (const file of positionals) {
     let bytes: Uint8Array;
     try {
@@ -108,7 +113,7 @@ export async function runVerifyCommand(
 /** The exit status for one verdict: 0 valid, 1 invalid, 2 unverified. */
 export function exitCodeOf(result: VerifyResult): number {
   return result.verdict === 'valid'
-    ? EXIT.valid
+    ? EXIT.ok
     : result.verdict === 'invalid'
       ? EXIT.invalid
       : EXIT.unverified;
@@ -119,56 +124,6 @@ function worse(a: number, b: number): number {
   const rank = (code: number): number =>
     code === EXIT.usage ? 3 : code === EXIT.invalid ? 2 : code === EXIT.unverified ? 1 : 0;
   return rank(b) > rank(a) ? b : a;
-}
-
-async function loadTrust(
-  values: {
-    pubkey?: string[];
-    revoked?: string[];
-    key?: string | undefined;
-    'key-file'?: string | undefined;
-  },
-  io: CommandIO,
-): Promise<VerifyOptions> {
-  const readText = async (flag: string, path: string): Promise<string> => {
-    try {
-      return new TextDecoder().decode(await io.readInput(path));
-    } catch (err) {
-      throw new UsageError(
-        'USAGE_UNREADABLE_KEY',
-        `cannot read ${flag} ${path}: ${(err as Error).message}`,
-      );
-    }
-  };
-  const pinned = await Promise.all((values.pubkey ?? []).map((p) => readText('--pubkey', p)));
-  const revoked = await Promise.all((values.revoked ?? []).map((p) => readText('--revoked', p)));
-  let hmacKey: string | Uint8Array | undefined = values.key;
-  if (values['key-file'] !== undefined) {
-    const path = values['key-file'];
-    let bytes: Uint8Array;
-    try {
-      bytes = await io.readInput(path);
-    } catch (err) {
-      throw new UsageError(
-        'USAGE_UNREADABLE_KEY',
-        `cannot read --key-file ${path}: ${(err as Error).message}`,
-      );
-    }
-    hmacKey = stripOneNewline(bytes);
-  }
-  const options: { pinned?: string[]; revoked?: string[]; hmacKey?: string | Uint8Array } = {};
-  if (pinned.length > 0) options.pinned = pinned;
-  if (revoked.length > 0) options.revoked = revoked;
-  if (hmacKey !== undefined) options.hmacKey = hmacKey;
-  return options;
-}
-
-/** Key files usually end in a newline that is not part of the secret. */
-function stripOneNewline(bytes: Uint8Array): Uint8Array {
-  let end = bytes.length;
-  if (end > 0 && bytes[end - 1] === 0x0a) end--;
-  if (end > 0 && bytes[end - 1] === 0x0d) end--;
-  return bytes.subarray(0, end);
 }
 
 function usage(io: CommandIO, program: string, message: string): number {

@@ -1,0 +1,43 @@
+// What a command needs from its environment, its exit statuses and its usage mistakes.
+// Shared by `runback-verify` and every `runback` command of @runback/cli.
+
+/** What a command needs from its environment; tests pass their own. */
+export interface CommandIO {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  /** Reads a file (or standard input for "-") as bytes. */
+  readonly readInput: (path: string) => Promise<Uint8Array>;
+  /** Whether stdout is a terminal (colour and symbols are used only there). */
+  readonly isTTY: boolean;
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/** Exit statuses of `runback-verify` and of every `runback` command (their READMEs list them). */
+export const EXIT = {
+  /** Success; for verify: the record is valid. */
+  ok: 0,
+  /** Invalid input or a refused operation: a record that does not verify or does not parse. */
+  invalid: 1,
+  /** verify: the record is intact but its signer is not proven. */
+  unverified: 2,
+  /** The command line is wrong: unknown flag, missing or unreadable argument file. */
+  usage: 64,
+  /** An unexpected internal error (a bug in runback). */
+  internal: 70,
+} as const;
+
+/** One of the documented exit statuses. */
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** Stable codes of the verify command's usage mistakes. */
+export type VerifyUsageCode = 'USAGE_UNREADABLE_KEY';
+
+/** A usage mistake: bad flags, a missing file argument, an unreadable key file. Exit 64. */
+export class UsageError extends Error {
+  readonly code: VerifyUsageCode;
+  constructor(code: VerifyUsageCode, message: string) {
+    super(message);
+    this.name = 'UsageError';
+    this.code = code;
+  }
+}
