@@ -44,6 +44,10 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'generate an Ed25519 key pair (PEM files) for signing',
     load: () => import('./commands/keygen.js'),
   },
+  log: {
+    summary: 'a transparency log of record heads: init, append, checkpoint, cosign, prove, verify',
+    load: () => import('./commands/log.js'),
+  },
 };
 
 /** The top-level --help text. */
