@@ -8,9 +8,9 @@ import { EMPTY_SHA256, canonical, sha256Hex } from '@runback/canonical';
 import { ReplayDigestError } from './errors.js';
 import {
   entryText,
-  oracleEntryText,
   type KnownMemberTexts,
   type OracleEntry,
+  type OutputReading,
 } from './oracle-entry.js';
 
 /** The cassette digest of a record and its number of oracle entries. */
@@ -50,7 +50,7 @@ export function seqOrder(events: readonly unknown[]): number[] {
 /**
  * The cassette digest over all of a record's events (sorted by seq here). `known` may supply
  * members' canonical texts by event position, sparing their serialization; the digest is the
- * same either way.
+ * same either way. `reading` is the output reading of llm / tool entries (docs/spec.md §4.1).
  *
  * @throws {ReplayDigestError} for an oracle event that lacks its key material; the error's
  * `eventIndex` names the event's position in `events`.
@@ -58,13 +58,14 @@ export function seqOrder(events: readonly unknown[]): number[] {
 export function cassetteDigest(
   events: readonly unknown[],
   known?: KnownMemberTexts,
+  reading: OutputReading = 'published',
 ): CassetteDigest {
   let head = '';
   let entryCount = 0;
   for (const index of seqOrder(events)) {
     let text: string | null;
     try {
-      text = entryText(events[index], known, index);
+      text = entryText(events[index], known, index, reading);
     } catch (err) {
       if (err instanceof ReplayDigestError) err.eventIndex = index;
       throw err;
@@ -76,14 +77,84 @@ export function cassetteDigest(
   return { digest: entryCount === 0 ? EMPTY_SHA256 : head, entryCount };
 }
 
+/** The cassette digest under each output reading (docs/spec.md §4.1). */
+export interface CassetteDigestsByReading {
+  readonly published: CassetteDigest;
+  readonly seed: CassetteDigest;
+  /** Whether any entry reads differently under the two readings (else the digests are equal). */
+  readonly diverged: boolean;
+}
+
+/**
+ * cassetteDigest under both output readings in one pass: the two chains share every step up
+ * to the first entry the readings disagree on, so a record where they never do costs one chain.
+ *
+ * @throws {ReplayDigestError} as {@link cassetteDigest}.
+ */
+export function cassetteDigestsByReading(
+  events: readonly unknown[],
+  known?: KnownMemberTexts,
+): CassetteDigestsByReading {
+  let published = '';
+  let seed = '';
+  let diverged = false;
+  let entryCount = 0;
+  for (const index of seqOrder(events)) {
+    const event = events[index];
+    let text: string | null;
+    let seedText: string | null;
+    try {
+      text = entryText(event, known, index, 'published');
+      seedText =
+        text !== null && readingsDiffer(event) ? entryText(event, known, index, 'seed') : text;
+    } catch (err) {
+      if (err instanceof ReplayDigestError) err.eventIndex = index;
+      throw err;
+    }
+    if (text === null || seedText === null) continue;
+    entryCount++;
+    if (!diverged && seedText === text) {
+      published = seed = sha256Hex(published + text);
+      continue;
+    }
+    diverged = true;
+    published = sha256Hex(published + text);
+    seed = sha256Hex(seed + seedText);
+  }
+  const digestOf = (head: string): CassetteDigest => ({
+    digest: entryCount === 0 ? EMPTY_SHA256 : head,
+    entryCount,
+  });
+  return { published: digestOf(published), seed: digestOf(seed), diverged };
+}
+
+/**
+ * Whether an llm / tool event's output reads differently under the two readings: the seed's
+ * `output ?? {error}` and the published `error ? {error} : output` agree exactly when one of
+ * "a stored output" and "a truthy error" holds and the other does not.
+ */
+function readingsDiffer(event: unknown): boolean {
+  const e = event as Record<string, unknown>;
+  const member = e['type'] === 'llm' ? 'response' : e['type'] === 'tool' ? 'output' : null;
+  if (member === null) return false;
+  const stored = e[member];
+  return (stored !== null && stored !== undefined) === Boolean(e['error']);
+}
+
 /**
  * Incremental cassette digest for writers that append events in seq order (a recorder assigns
- * seq in recording order), so sealing never takes a second pass.
+ * seq in recording order), so sealing never takes a second pass. Writers emit the published
+ * output reading (the default); a verifier may build one per reading.
  */
 export class CassetteBuilder {
   #head = '';
   #count = 0;
   #lastSeq = -Infinity;
+  readonly #reading: OutputReading;
+
+  constructor(reading: OutputReading = 'published') {
+    this.#reading = reading;
+  }
 
   /**
    * Adds one event (any type; only llm, tool and env enter the stream).
@@ -100,7 +171,7 @@ export class CassetteBuilder {
     }
     this.#lastSeq = seq;
     // `known` (a writer's member texts, asked with index -1) spares serializing them again.
-    const text = known === undefined ? oracleEntryText(event) : entryText(event, known, -1);
+    const text = entryText(event, known, -1, this.#reading);
     if (text === null) return;
     this.#head = sha256Hex(this.#head + text);
     this.#count++;

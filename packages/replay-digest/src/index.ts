@@ -9,11 +9,14 @@ export {
   toolKey,
   type KnownMemberTexts,
   type OracleEntry,
+  type OutputReading,
 } from './oracle-entry.js';
 export {
   CassetteBuilder,
   cassetteDigest,
+  cassetteDigestsByReading,
   cassetteStep,
   seqOrder,
   type CassetteDigest,
+  type CassetteDigestsByReading,
 } from './cassette.js';

@@ -1,13 +1,23 @@
 // Oracle entries (docs/spec.md §4 "Oracle stream"): the non-deterministic surface of a run,
 // content-addressed by its inputs. `run`, `reasoning` and unknown event types have none.
 //
-//   llm  → { kind: "llm",  key: sha256("llm:"  + model_id  + ":" + canonical(projected request)), output: response ?? {error} }
-//   tool → { kind: "tool", key: sha256("tool:" + tool_name + ":" + canonical(projected input)),   output: output   ?? {error} }
+//   llm  → { kind: "llm",  key: sha256("llm:"  + model_id  + ":" + canonical(projected request)), output }
+//   tool → { kind: "tool", key: sha256("tool:" + tool_name + ":" + canonical(projected input)),   output }
 //   env  → { kind, key, output } taken from the event as recorded
+//
+// The llm / tool entry output has two readings (docs/spec.md §4.1); they differ only when the
+// error and the response/output are both set, or both null/absent:
+//   seed       response ?? {error}      (output ?? {error})
+//   published  error truthy → {error}, else the response/output member as stored (absent stays
+//              absent: the entry then has no output member)
+// Writers emit the published reading; a verifier accepts either.
 import { canonical, sha256Hex } from '@runback/canonical';
 import { ReplayDigestError, describeValue } from './errors.js';
 import { isPlainObject } from './plain.js';
 import { parseKeyProjection, projectKeyInput, type KeyProjection } from './projection.js';
+
+/** Which reading of an llm / tool entry's output (docs/spec.md §4.1). */
+export type OutputReading = 'published' | 'seed';
 
 /** One entry of the oracle stream. */
 export interface OracleEntry {
@@ -101,22 +111,27 @@ function oracleShapeOf(event: Record<string, unknown>): OracleShape | null {
 }
 
 /**
- * The oracle entry of one event, or null for types that have none.
+ * The oracle entry of one event, or null for types that have none. `reading` chooses how an
+ * llm / tool output is read (default: the published reading, the one writers emit).
  *
  * @throws {ReplayDigestError} when an llm, tool or env event lacks what its key is made of
  * (ORACLE_MALFORMED_EVENT) or carries a malformed key_projection (ORACLE_BAD_PROJECTION).
  */
-export function oracleEntryOf(event: unknown): OracleEntry | null {
+export function oracleEntryOf(
+  event: unknown,
+  reading: OutputReading = 'published',
+): OracleEntry | null {
   if (!isPlainObject(event)) return null;
   const shape = oracleShapeOf(event);
   if (shape === null) return null;
   if ('env' in shape) return { kind: shape.kind, key: shape.key, output: event['output'] };
   const input = projectKeyInput(event[shape.inputField], shape.projection);
-  return {
-    kind: shape.kind,
-    key: sha256Hex(shape.keyPrefix + canonical(input)),
-    output: event[shape.outputField] ?? { error: event['error'] },
-  };
+  const key = sha256Hex(shape.keyPrefix + canonical(input));
+  const error = event['error'];
+  const stored = event[shape.outputField];
+  if (reading === 'seed') return { kind: shape.kind, key, output: stored ?? { error } };
+  // An absent member reads as undefined, which canonical() omits: the entry has no output.
+  return { kind: shape.kind, key, output: error ? { error } : stored };
 }
 
 /**
@@ -138,8 +153,11 @@ export interface KnownMemberTexts {
  *
  * @throws {ReplayDigestError} as oracleEntryOf.
  */
-export function oracleEntryText(event: unknown): string | null {
-  return entryText(event, undefined, -1);
+export function oracleEntryText(
+  event: unknown,
+  reading: OutputReading = 'published',
+): string | null {
+  return entryText(event, undefined, -1, reading);
 }
 
 /**
@@ -151,6 +169,7 @@ export function entryText(
   event: unknown,
   known: KnownMemberTexts | undefined,
   index: number,
+  reading: OutputReading = 'published',
 ): string | null {
   if (!isPlainObject(event)) return null;
   const shape = oracleShapeOf(event);
@@ -168,12 +187,22 @@ export function entryText(
       ? textOf(input, shape.inputField, known, index)
       : canonical(projectKeyInput(input, shape.projection));
   const output = event[shape.outputField];
-  const outputText =
-    output === null || output === undefined
-      ? canonical({ error: event['error'] })
-      : textOf(output, shape.outputField, known, index);
+  const error = event['error'];
+  let outputText: string | undefined;
+  if (reading === 'seed') {
+    outputText =
+      output === null || output === undefined
+        ? canonical({ error })
+        : textOf(output, shape.outputField, known, index);
+  } else if (error) {
+    outputText = canonical({ error });
+  } else {
+    // As stored; an absent (or undefined) member is omitted, as canonical() omits it.
+    outputText = output === undefined ? undefined : textOf(output, shape.outputField, known, index);
+  }
   const key = sha256Hex(shape.keyPrefix + inputText);
-  return '{"key":"' + key + '","kind":"' + shape.kind + '","output":' + outputText + '}';
+  const head = '{"key":"' + key + '","kind":"' + shape.kind + '"';
+  return outputText === undefined ? head + '}' : head + ',"output":' + outputText + '}';
 }
 
 /** canonical(value) for the event member `member`, from `known` when it has it. */

@@ -3,6 +3,7 @@
 // An llm or tool event may carry key_projection: { keep?: string[], drop?: string[] }. It
 // changes only what is hashed into the replay key, never what is stored, and only a
 // plain-object input is projected. `keep` is applied first, then `drop`.
+//   - An empty `keep` array is no allowlist: the input is kept whole.
 //   - A path starting with "/" is a JSON Pointer (RFC 6901) and addresses exactly that member.
 //   - Any other path is a dot-path, read as the peer implementation reads it: in `keep` only
 //     its first segment counts (a top-level allowlist); in `drop` it descends segment by
@@ -52,7 +53,8 @@ export function parseKeyProjection(value: unknown): KeyProjection | undefined {
 export function projectKeyInput(input: unknown, projection: KeyProjection | undefined): unknown {
   if (projection === undefined || !isPlainObject(input)) return input;
   let out: Record<string, unknown> = input;
-  if (projection.keep !== undefined) out = applyKeep(input, projection.keep);
+  if (projection.keep !== undefined && projection.keep.length > 0)
+    out = applyKeep(input, projection.keep);
   if (projection.drop !== undefined) {
     for (const path of projection.drop) {
       out = (

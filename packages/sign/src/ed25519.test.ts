@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { readVectorJson, sharedVectorsDir } from '../../../test-support/vectors.js';
 import {
   generateEd25519KeyPair,
+  isTorsionFreePublicKey,
   publicKeyFromPrivateKey,
   signEd25519,
   verifyEd25519,
@@ -178,24 +179,34 @@ describeVectors('Ed25519 edge cases: speccheck (Chalkias et al., "Taming the man
       if (mustReject) expect(verdict, `case ${i}`).toBe(false);
       if (verdict) accepted.push(i);
     });
-    // Decided by strict noble (zip215: false). "mixed" = prime-order part plus torsion.
+    // Decided by strict noble (zip215: false) plus the torsion-free key rule. "mixed" =
+    // prime-order part plus torsion.
     //  0     S = 0, small-order A and R ............... rejected: small-order A (noble policy)
     //  1     small-order A, mixed-order R ............. rejected: small-order A (noble policy)
-    //  2     mixed-order A, small-order R ............. ACCEPTED: RFC 8032 does not reject a
-    //                                                   small-order R, and the equation holds
-    //  3     mixed-order A and R, SB = R + kA holds ... ACCEPTED (holds either way)
-    //  4     mixed-order A and R, only [8]SB = [8]R + [8]kA holds ... ACCEPTED: RFC 8032
-    //                                                   §5.1.7 specifies the cofactored check,
-    //                                                   which noble uses (OpenSSL, hence
-    //                                                   node:crypto, checks cofactorless and
-    //                                                   rejects it)
-    //  5     mixed-order A, prime-order R, only the cofactored equation holds ... ACCEPTED
-    //                                                   (same reason as 4)
+    //  2     mixed-order A, small-order R ............. rejected: A is not torsion-free (noble
+    //                                                   alone accepts it: the equation holds)
+    //  3     mixed-order A and R, SB = R + kA holds ... rejected: A is not torsion-free
+    //  4     mixed-order A and R, only [8]SB = [8]R + [8]kA holds ... rejected: A is not
+    //                                                   torsion-free (noble alone accepts it
+    //                                                   under the cofactored check)
+    //  5     mixed-order A, prime-order R, only the cofactored equation holds ... rejected:
+    //                                                   A is not torsion-free
     //  6, 7  S > L, S >> L ............................ rejected: §5.1.7 step 1 (S < L)
     //  8, 9  R = (0, -1) written with x's sign bit set  rejected: non-canonical R (§5.1.3)
     //  10, 11  A = (0, -1) written with x's sign bit set  rejected: non-canonical (and
     //                                                   small-order) A (§5.1.3)
-    expect(accepted).toEqual([2, 3, 4, 5]);
+    expect(accepted).toEqual([]);
+    const nobleAlone = cases.flatMap((c, i) =>
+      ed25519.verify(hexToBytes(c.signature), hexToBytes(c.message), hexToBytes(c.pub_key), {
+        zip215: false,
+      })
+        ? [i]
+        : [],
+    );
+    expect(nobleAlone).toEqual([2, 3, 4, 5]);
+    expect(cases.slice(2, 6).every((c) => !isTorsionFreePublicKey(hexToBytes(c.pub_key)))).toBe(
+      true,
+    );
     expect(cases.map((c) => classify(c.pub_key, c.signature).smallOrderR)).toEqual([
       true,
       false,
@@ -434,5 +445,31 @@ describe('Ed25519 properties', () => {
       ),
       { numRuns: 150 },
     );
+  });
+});
+
+describe('Ed25519 mixed-order public keys', () => {
+  // A key A + T (T of order 8): whoever holds A's secret a signs for it with S = r + k·a,
+  // k = SHA-512(R ‖ A+T ‖ M) mod L, which the cofactored equation accepts. Computed with
+  // noble's point arithmetic from the seed 0x1f × 32 (see the fixture below).
+  const seed = new Uint8Array(32).fill(31);
+  const torsion = ed25519.Point.fromHex(
+    'c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a',
+  );
+  const honest = generateEd25519KeyPair(seed).publicKey;
+  const mixed = ed25519.Point.fromBytes(honest).add(torsion).toBytes();
+  const forged =
+    '17ffad8068dc0de9935d36636f3ad1b5de6de3413b12388e453b05f2a4c1d3dba11cc4c9c0e98f2d4767a3eff8904a415407876209bf493dde4d87374962200f';
+
+  it('the fixture is what it says: a mixed-order key and a signature noble alone accepts', () => {
+    expect(torsion.isSmallOrder()).toBe(true);
+    expect(ed25519.verify(hexToBytes(forged), new TextEncoder().encode('aa:bb'), mixed)).toBe(true);
+  });
+
+  it('are refused: the key is not torsion-free and nothing verifies under it', () => {
+    expect(isTorsionFreePublicKey(honest)).toBe(true);
+    expect(isTorsionFreePublicKey(mixed)).toBe(false);
+    expect(isTorsionFreePublicKey(torsion.toBytes())).toBe(false);
+    expect(verifyEd25519(forged, 'aa:bb', mixed)).toBe(false);
   });
 });

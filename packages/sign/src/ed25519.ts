@@ -9,6 +9,10 @@
 // identically under every RFC 8032 verifier; the differences concern only crafted edge cases
 // (see ed25519.test.ts for the speccheck and ZIP-215 cases and what is decided for each).
 //
+// A public key must also be torsion-free (its point lies in the prime-order subgroup): a key
+// A + T with T of small order verifies the cofactored equation for whoever holds A's secret,
+// so without the check a revoked key could sign again under another encoding.
+//
 // Malformed *arguments* (keys of the wrong type or length, a message that is neither a string
 // nor bytes) throw a SignError; a malformed *signature* is just an invalid one: false.
 
@@ -70,7 +74,7 @@ export function signEd25519(message: string | Uint8Array, privateKey: Uint8Array
  *
  * Returns false — never throws — for any bad or malformed signature: not a string, not 128
  * lowercase hex characters, S >= L, a non-canonical R, or a failed equation. Also false for a
- * public key that does not decode canonically or has small order.
+ * public key that does not decode canonically, has small order or is not torsion-free.
  *
  * @throws {SignError} for a public key that is not a 32-byte Uint8Array or a message that is
  *   neither a string nor a Uint8Array (caller errors, not signature errors).
@@ -84,11 +88,26 @@ export function verifyEd25519(
   const bytes = messageBytes(message, 'message');
   const signature = parseLowerHex(signatureHex, 64);
   if (signature === null) return false;
+  if (!isTorsionFreePublicKey(key)) return false;
   try {
     return ed25519.verify(signature, bytes, key, STRICT);
   } catch {
     // noble returns false for undecodable points; anything it still throws on (after the
     // argument checks above) concerns the signature's content, which is just "invalid".
+    return false;
+  }
+}
+
+/**
+ * Whether 32 bytes are a usable Ed25519 public key: a canonical encoding (RFC 8032 §5.1.3) of a
+ * point that is not of small order and lies in the prime-order subgroup (torsion-free), so no
+ * other encoding of a mixed-order key stands for the same signer.
+ */
+export function isTorsionFreePublicKey(publicKey: Uint8Array): boolean {
+  try {
+    const point = ed25519.Point.fromBytes(publicKey, false);
+    return !point.isSmallOrder() && point.isTorsionFree();
+  } catch {
     return false;
   }
 }

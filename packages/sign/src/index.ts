@@ -7,6 +7,7 @@ export { SignError, type SignErrorCode } from './errors.js';
 /** Ed25519 (RFC 8032), strict verification. */
 export {
   generateEd25519KeyPair,
+  isTorsionFreePublicKey,
   publicKeyFromPrivateKey,
   signEd25519,
   verifyEd25519,

@@ -3,6 +3,7 @@
 // report shows every problem at once. It does no I/O, never throws on any input, and returns
 // the result object of the format decisions.
 import { decodeJsonInput, parseJsonStrictSpans } from './json/index.js';
+import { readJsonData, type JsonDataResult } from './json-data.js';
 import { scanCanonicalEvents, type CanonicalEvents } from './fast-path/canonical-events.js';
 import { verdictOf, type VerifyError, type VerifyResult } from './result.js';
 import { checkCassette } from './steps/cassette.js';
@@ -22,7 +23,9 @@ import { assertTrustPolicy, type TrustPolicy } from './signature/trust.js';
 export type VerifyOptions = TrustPolicy;
 
 /**
- * Verifies a parsed record. Never throws on a malformed record.
+ * Verifies a parsed record. Never throws on a malformed record. The record must be JSON data
+ * (what JSON.parse returns): a class instance, an accessor, a `toJSON` method or a symbol-keyed
+ * member gives `invalid` with code VERIFY_NOT_JSON_DATA.
  *
  * @throws {SignError} (a TypeError, code TRUST_POLICY_INVALID) for malformed options, e.g. a
  * pinned key that is not an Ed25519 public key.
@@ -30,7 +33,19 @@ export type VerifyOptions = TrustPolicy;
 export function verify(record: unknown, options: VerifyOptions = {}): VerifyResult {
   // The options are the caller's own configuration: a malformed one is an error, not a verdict.
   assertTrustPolicy(options);
-  return verifyWithPolicy(record, options);
+  // Only JSON data: a getter, toJSON or class instance could hash one value and show another.
+  let data: JsonDataResult;
+  try {
+    data = readJsonData(record);
+  } catch (err) {
+    data = {
+      ok: false,
+      problem: `expected JSON data, got an object that fails to be read: ${(err as Error)?.message ?? String(err)}`,
+    };
+  }
+  if (!data.ok)
+    return failure({ check: 'schema', code: 'VERIFY_NOT_JSON_DATA', message: data.problem });
+  return verifyWithPolicy(data.value, options);
 }
 
 /**
@@ -129,7 +144,7 @@ function runPipeline(
       ...cassette.errors,
       ...signature.errors,
     ],
-    notes: signature.notes,
+    notes: [...cassette.notes, ...signature.notes],
   };
   return signature.signer === undefined ? result : { ...result, signer: signature.signer };
 }

@@ -178,6 +178,10 @@ export class EventScanner {
           if (j - i !== HASH_KEY.length || !text.startsWith(HASH_KEY, i)) return false;
           if (text.charCodeAt(j + 2) !== 0x22) return false;
         } else {
+          // A second _hash is compared with no earlier name (the first is left out), so it is
+          // declined here: the strict reader then reports the duplicate member.
+          if (depth === 1 && j - i === HASH_KEY.length && text.startsWith(HASH_KEY, i))
+            return false;
           const previous = keyStart[depth] as number;
           if (previous > 0 && !sortsAfter(text, previous, keyEnd[depth] as number, i, j))
             return false;

@@ -542,3 +542,35 @@ describe('signature property', () => {
     expect(checkSignature(manifest, { pinned: [stranger.publicKey] }).outcome).toBe('valid');
   });
 });
+
+describe('mixed-order Ed25519 keys', () => {
+  // The holder of revoked key A (seed 0x1f × 32) signs "aa:bb" under A + T, T of order 8
+  // (S = r + k·a with k over A + T: the cofactored equation holds). Without the torsion-free
+  // rule the record was valid-unpinned, not revoked: the revoked key signed again.
+  const revoked = generateEd25519KeyPair(new Uint8Array(32).fill(31)).publicKey;
+  const mixed = Uint8Array.from(
+    Buffer.from('20b0dd639ff5a9908d87615c532fb7c62e3bd676f77ee412d59b18f25c769c38', 'hex'),
+  );
+  const value =
+    '17ffad8068dc0de9935d36636f3ad1b5de6de3413b12388e453b05f2a4c1d3dba11cc4c9c0e98f2d4767a3eff8904a415407876209bf493dde4d87374962200f';
+  const manifest = (pubkey?: string): Record<string, unknown> => ({
+    signed: true,
+    content_digest: 'aa',
+    replay: { cassette_digest: 'bb' },
+    signature: pubkey === undefined ? { alg: 'Ed25519', value } : { alg: 'Ed25519', value, pubkey },
+  });
+
+  it('an inline mixed-order key is invalid, even with its prime-order part revoked', () => {
+    const check = checkSignature(manifest(publicKeyToPem(mixed)), { revoked: [revoked] });
+    expect(check.outcome).toBe('invalid');
+    expect(check.message).toMatch(/torsion-free/);
+  });
+
+  it('a mixed-order key cannot be pinned or revoked (the policy is malformed)', () => {
+    for (const policy of [{ pinned: [mixed] }, { revoked: [publicKeyToPem(mixed)] }]) {
+      expect(() => checkSignature(manifest(), policy)).toThrow(
+        expect.objectContaining({ code: 'TRUST_POLICY_INVALID' }),
+      );
+    }
+  });
+});

@@ -22,6 +22,7 @@
 // is not covered by the signature, and the format gives it no role in the outcome; the
 // `keyId` reported is always computed from the key that actually verified.
 import {
+  isTorsionFreePublicKey,
   keyId,
   normalizeKey,
   publicKeyFromPem,
@@ -178,6 +179,13 @@ function check(manifest: unknown, policy: Policy): SignatureCheck {
     return invalid(alg, `signature.pubkey: ${err instanceof Error ? err.message : String(err)}`);
   }
   const id = keyId(raw);
+  if (!isTorsionFreePublicKey(raw)) {
+    return invalid(
+      alg,
+      `expected signature.pubkey to be a torsion-free Ed25519 public key, got key ${id}, which has a small-order component`,
+      id,
+    );
+  }
   if (!verifyEd25519(signatureHex, payload, raw)) {
     return invalid(
       alg,
@@ -277,6 +285,13 @@ function readKeys(list: unknown, name: string): TrustedKey[] {
       throw policyError(
         `trust.${name}[${i}]: ${err instanceof Error ? err.message : String(err)}`,
         err,
+      );
+    }
+    // A key with a small-order component stands for the same signer as the key without it,
+    // under a different encoding: pinning or revoking one must not miss the other.
+    if (!isTorsionFreePublicKey(raw)) {
+      throw policyError(
+        `trust.${name}[${i}]: expected a torsion-free Ed25519 public key, got one with a small-order component`,
       );
     }
     return { raw, id: keyId(raw) };

@@ -1,10 +1,25 @@
 // Step 5, cassette: the recomputed oracle-stream digest equals manifest.replay.cassette_digest,
-// and entry_count, when present, is the number of oracle entries (docs/spec.md §4).
-import { cassetteDigest, ReplayDigestError, type KnownMemberTexts } from '@runback/replay-digest';
+// and entry_count is the number of oracle entries (docs/spec.md §4, §5.5). An llm / tool
+// entry's output has two readings; the check passes when either reproduces the manifest's
+// digest and count, with a note when only the published one does.
+import {
+  cassetteDigestsByReading,
+  ReplayDigestError,
+  type CassetteDigest,
+  type KnownMemberTexts,
+  type OutputReading,
+} from '@runback/replay-digest';
+import type { VerifyNote } from '../result.js';
 import { describe, isObject, StepErrors, type RecordParts, type StepResult } from './context.js';
 
 /** The oracle-stream algorithm this verifier implements. */
 export const CASSETTE_ALGORITHM = 'oracle-chain/sha256';
+
+/** The cassette step's result: the notes, and which reading matched (null when none did). */
+export interface CassetteStepResult extends StepResult {
+  readonly notes: VerifyNote[];
+  readonly reading: OutputReading | null;
+}
 
 /**
  * Recomputes the cassette digest over the events in seq order and compares it. `known` holds
@@ -13,8 +28,28 @@ export const CASSETTE_ALGORITHM = 'oracle-chain/sha256';
 export function checkCassette(
   parts: RecordParts,
   known: KnownMemberTexts | null = null,
-): StepResult {
+): CassetteStepResult {
   const out = new StepErrors('cassette');
+  const reading = compareCassette(parts, known, out);
+  const notes: VerifyNote[] =
+    reading === 'published' && out.errors.length === 0
+      ? [
+          {
+            check: 'cassette',
+            code: 'CASSETTE_READING_PUBLISHED',
+            message:
+              'the cassette digest matches only when entry outputs are read as the published implementation reads them (an error wins over a stored output; an absent output stays absent)',
+          },
+        ]
+      : [];
+  return { ...out.result(), notes, reading: out.errors.length === 0 ? reading : null };
+}
+
+function compareCassette(
+  parts: RecordParts,
+  known: KnownMemberTexts | null,
+  out: StepErrors,
+): OutputReading | null {
   const { manifest, events } = parts;
   const replay = manifest?.['replay'];
   if (!isObject(replay)) {
@@ -22,7 +57,7 @@ export function checkCassette(
       'CASSETTE_NO_REPLAY',
       `expected manifest.replay to be an object, got ${describe(replay)}`,
     );
-    return out.result();
+    return null;
   }
   if (replay['algorithm'] !== undefined && replay['algorithm'] !== CASSETTE_ALGORITHM) {
     out.add(
@@ -35,11 +70,11 @@ export function checkCassette(
       'CASSETTE_NO_EVENTS',
       'expected an events array to recompute the cassette digest, got none',
     );
-    return out.result();
+    return null;
   }
-  let computed: { digest: string; entryCount: number };
+  let computed: ReturnType<typeof cassetteDigestsByReading>;
   try {
-    computed = cassetteDigest(events, known ?? undefined);
+    computed = cassetteDigestsByReading(events, known ?? undefined);
   } catch (err) {
     const index = err instanceof ReplayDigestError ? err.eventIndex : undefined;
     const where = index === undefined ? '' : `event ${index}: `;
@@ -48,19 +83,36 @@ export function checkCassette(
       where + (err as Error).message,
       index,
     );
-    return out.result();
+    return null;
   }
-  if (replay['cassette_digest'] !== computed.digest) {
+  const claimedDigest = replay['cassette_digest'];
+  const claimedCount = replay['entry_count'];
+  const matches = (d: CassetteDigest): boolean =>
+    d.digest === claimedDigest && d.entryCount === claimedCount;
+  // The seed's reading first: it is the one the format states; the published one is the
+  // one writers emit (the same digest unless some entry reads differently).
+  if (matches(computed.seed)) return 'seed';
+  if (matches(computed.published)) return 'published';
+  const count = computed.seed.entryCount;
+  if (claimedDigest !== computed.seed.digest && claimedDigest !== computed.published.digest) {
+    const expected = computed.diverged
+      ? `${computed.seed.digest} (or ${computed.published.digest} under the published output reading)`
+      : computed.seed.digest;
     out.add(
       'CASSETTE_MISMATCH',
-      `expected manifest.replay.cassette_digest to be ${computed.digest}, got ${describe(replay['cassette_digest'])}`,
+      `expected manifest.replay.cassette_digest to be ${expected}, got ${describe(claimedDigest)}`,
     );
   }
-  if (replay['entry_count'] !== undefined && replay['entry_count'] !== computed.entryCount) {
+  if (typeof claimedCount !== 'number' || !Number.isInteger(claimedCount)) {
     out.add(
       'CASSETTE_ENTRY_COUNT',
-      `expected manifest.replay.entry_count to be ${computed.entryCount} (the number of oracle entries), got ${describe(replay['entry_count'])}`,
+      `expected manifest.replay.entry_count to be the integer ${count} (the number of oracle entries), got ${describe(claimedCount)}`,
+    );
+  } else if (claimedCount !== count) {
+    out.add(
+      'CASSETTE_ENTRY_COUNT',
+      `expected manifest.replay.entry_count to be ${count} (the number of oracle entries), got ${describe(claimedCount)}`,
     );
   }
-  return out.result();
+  return null;
 }

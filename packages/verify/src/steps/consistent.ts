@@ -10,6 +10,7 @@ import {
   type RecordParts,
   type StepResult,
 } from './context.js';
+import { instantOf, sameInstant } from './instant.js';
 
 /** Checks rules 1–5 of the consistent check. */
 export function checkConsistent(parts: RecordParts): StepResult {
@@ -147,12 +148,30 @@ function checkRunPhases(run: JsonObject, events: readonly unknown[], out: StepEr
     const source = found[rule.phase];
     const claimed = run[rule.member];
     if (source === undefined || claimed === undefined) continue;
-    const actual = source.event[rule.eventMember];
-    const agrees = rule.canonical ? sameJson(claimed, actual) : claimed === actual;
+    // ended_at falls back to ts_start for a run end event whose ts_end is null.
+    const eventMember =
+      rule.compare === 'instant' && source.event[rule.eventMember] === null && rule.fallback
+        ? rule.fallback
+        : rule.eventMember;
+    const actual = source.event[eventMember];
+    const agrees =
+      rule.compare === 'canonical'
+        ? sameJson(claimed, actual)
+        : rule.compare === 'instant'
+          ? sameInstant(claimed, actual)
+          : claimed === actual;
     if (!agrees) {
+      const shown = rule.compare === 'canonical' ? '' : ` ${describe(actual)}`;
+      const verb = rule.compare === 'instant' ? 'to be the same instant as' : 'to equal';
+      const got =
+        rule.compare === 'canonical'
+          ? 'a different value'
+          : rule.compare === 'instant' && instantOf(claimed) === null
+            ? `${describe(claimed)}, which is not an ISO 8601 date-time with a zone`
+            : describe(claimed);
       out.add(
         'CONSISTENT_RUN_SUMMARY',
-        `expected run.${rule.member} to equal the run ${rule.phase} event's ${rule.eventMember}${rule.canonical ? '' : ` ${describe(actual)}`}, got ${rule.canonical ? 'a different value' : describe(claimed)}`,
+        `expected run.${rule.member} ${verb} the run ${rule.phase} event's ${eventMember}${shown}, got ${got}`,
         source.index,
       );
     }
@@ -167,20 +186,28 @@ interface PhaseEvent {
 }
 
 /**
- * Rule 4's optional summary members: when present in `run`, each must equal a member of the run
- * start or end event (canonically for values, strictly for names and timestamps).
+ * Rule 4's optional summary members: when present in `run`, each must agree with a member of
+ * the run start or end event: canonically for values, strictly for names, as the same instant
+ * for timestamps (ended_at against ts_start when the end event's ts_end is null).
  */
 const SUMMARY_RULES: readonly {
   readonly member: string;
   readonly phase: RunPhase;
   readonly eventMember: string;
-  readonly canonical: boolean;
+  readonly compare: 'canonical' | 'strict' | 'instant';
+  readonly fallback?: string;
 }[] = [
-  { member: 'output', phase: 'end', eventMember: 'output', canonical: true },
-  { member: 'error', phase: 'end', eventMember: 'error', canonical: true },
-  { member: 'name', phase: 'end', eventMember: 'name', canonical: false },
-  { member: 'ended_at', phase: 'end', eventMember: 'ts_end', canonical: false },
-  { member: 'started_at', phase: 'start', eventMember: 'ts_start', canonical: false },
+  { member: 'output', phase: 'end', eventMember: 'output', compare: 'canonical' },
+  { member: 'error', phase: 'end', eventMember: 'error', compare: 'canonical' },
+  { member: 'name', phase: 'end', eventMember: 'name', compare: 'strict' },
+  {
+    member: 'ended_at',
+    phase: 'end',
+    eventMember: 'ts_end',
+    compare: 'instant',
+    fallback: 'ts_start',
+  },
+  { member: 'started_at', phase: 'start', eventMember: 'ts_start', compare: 'instant' },
 ];
 
 /** Canonical equality (member order ignored); values with no canonical form are unequal. */

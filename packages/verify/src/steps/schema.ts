@@ -57,11 +57,15 @@ function checkEvents(events: readonly unknown[], out: StepErrors): void {
 function eventBaseProblem(event: Record<string, unknown>): string | null {
   if (event['schema_version'] !== 1)
     return `expected schema_version 1, got ${describe(event['schema_version'])}`;
-  for (const member of ['span_id', 'type', 'ts_start', 'ts_end'] as const) {
+  for (const member of ['span_id', 'type', 'ts_start'] as const) {
     const value = event[member];
     if (typeof value !== 'string' || value === '')
       return `expected ${member} to be a non-empty string, got ${describe(value)}`;
   }
+  // ts_end is null on run-start and env events and on spans that never closed (spec §5.1).
+  const end = event['ts_end'];
+  if (end !== null && (typeof end !== 'string' || end === ''))
+    return `expected ts_end to be a non-empty string or null, got ${describe(end)}`;
   const parent = event['parent_span_id'];
   if (parent !== null && typeof parent !== 'string') {
     return `expected parent_span_id to be a string or null, got ${describe(parent)}`;
