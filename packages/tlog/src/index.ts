@@ -26,6 +26,7 @@ export { indexOfRun, proveConsistency, proveInclusion, treeHeadOf, type TreeHead
 export { formatCheckpoint, parseCheckpoint, type Checkpoint } from './checkpoint.js';
 export { parseVerifierKey, verifierKeyText } from './note.js';
 export {
+  checkpointOfNote,
   cosignCheckpoint,
   readCheckpoint,
   signCheckpoint,

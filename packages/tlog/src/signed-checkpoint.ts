@@ -110,3 +110,13 @@ export function readCheckpoint(note: unknown, trust: CheckpointTrust): Checkpoin
   }
   return { ok: true, checkpoint, note: parsed.note, witnesses };
 }
+
+/**
+ * The tree head a checkpoint note states, WITHOUT checking any signature: for a log operator
+ * reading its own checkpoint back (to know its size), never for trusting someone else's.
+ */
+export function checkpointOfNote(note: unknown): { ok: true; checkpoint: Checkpoint } | { ok: false; message: string } {
+  const parsed = parseNote(note);
+  if (!parsed.ok) return { ok: false, message: parsed.error.message };
+  return parseCheckpoint(parsed.note.text);
+}
