@@ -2,10 +2,11 @@
 // Every case is a file plus its expected result in index.json; the corpus is committed and
 // re-verified in CI through the library, the runback-verify bin and the runback CLI, so a
 // change in any verdict is caught. Regenerate only for a deliberate format change.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generateEd25519KeyPair, publicKeyToPem, sealRecord } from '@runback/sign';
+import { cassetteDigest } from '@runback/replay-digest';
+import { generateEd25519KeyPair, publicKeyToPem, sealRecord, signRecord } from '@runback/sign';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const out = join(here, 'vectors');
@@ -450,6 +451,282 @@ tamper(
   );
 }
 
+// format decisions (docs/spec.md §4.1, §4.2, §5.1, §5.2, §5.5) ---------------------------------
+/** The refund run with its events' members in the order they were written and `_hash` last. */
+const foreignOrder = (record) => ({
+  ...record,
+  events: record.events.map(({ _hash, ...rest }) => ({ ...rest, _hash })),
+});
+/** A tool call that returned nothing (no output member) and a failed model call that kept its response. */
+function divergentRun(runId) {
+  const input = refundRun(runId);
+  delete input.events[2].output;
+  input.events[6].error = {
+    name: 'RateLimitError',
+    message: 'model call failed after the response',
+  };
+  return input;
+}
+const OK = { verdict: 'valid' };
+{
+  const input = refundRun('run_tsendnul');
+  for (const event of input.events) if (event.type === 'env') event.ts_end = null;
+  input.events[0].ts_end = null;
+  const end = input.events[input.events.length - 1];
+  end.ts_end = null;
+  input.run.ended_at = end.ts_start;
+  const record = seal(input, ed(KEYS.producer));
+  add(
+    'valid',
+    'ts-end-null.json',
+    'ts_end null on run start, env and run end events (ended_at then matches ts_start)',
+    pretty(record),
+    [[PINNED, OK]],
+  );
+  const empty = copy(record);
+  empty.events[3].ts_end = '';
+  add(
+    'tampered',
+    'ts-end-empty.json',
+    'ts_end may be null but not an empty string',
+    pretty(empty),
+    [
+      [
+        PINNED,
+        {
+          verdict: 'invalid',
+          schema: false,
+          chain: false,
+          digest: false,
+          codes: ['SCHEMA_EVENT', 'CHAIN_HASH_MISMATCH', 'DIGEST_MISMATCH'],
+          event_index: 3,
+        },
+      ],
+    ],
+  );
+}
+{
+  const record = seal(divergentRun('run_pubread1'), ed(KEYS.producer));
+  add(
+    'valid',
+    'published-reading.json',
+    'Entry outputs in the published reading (a tool that returned nothing, a failed call with a response): valid, note CASSETTE_READING_PUBLISHED',
+    pretty(record),
+    [[PINNED, OK]],
+  );
+  const seedRead = copy(record);
+  seedRead.manifest.replay.cassette_digest = cassetteDigest(
+    seedRead.events,
+    undefined,
+    'seed',
+  ).digest;
+  add(
+    'valid',
+    'seed-reading.json',
+    "The same events with the cassette digest in the seed's reading",
+    pretty(signRecord(seedRead, ed(KEYS.producer))),
+    [[PINNED, OK]],
+  );
+  const edited = copy(record);
+  edited.events[2].output = { total_cents: 0 };
+  add(
+    'tampered',
+    'published-reading-output-added.json',
+    'An output added to the tool call that returned nothing',
+    pretty(edited),
+    [
+      [
+        PINNED,
+        {
+          verdict: 'invalid',
+          chain: false,
+          digest: false,
+          cassette: false,
+          codes: ['CHAIN_HASH_MISMATCH', 'DIGEST_MISMATCH', 'CASSETTE_MISMATCH'],
+          event_index: 2,
+        },
+      ],
+    ],
+  );
+  const neither = copy(record);
+  neither.manifest.replay.cassette_digest = cassetteDigest(
+    neither.events.slice(0, 3),
+    undefined,
+    'seed',
+  ).digest;
+  add(
+    'tampered',
+    'cassette-neither-reading.json',
+    'A cassette digest that neither reading reproduces, re-signed by the producer',
+    pretty(signRecord(neither, ed(KEYS.producer))),
+    [[PINNED, { verdict: 'invalid', cassette: false, codes: ['CASSETTE_MISMATCH'] }]],
+  );
+}
+{
+  const input = refundRun('run_keepnone');
+  input.events[2].key_projection = { keep: [] };
+  const record = seal(input, ed(KEYS.producer));
+  add(
+    'valid',
+    'keep-empty.json',
+    'key_projection keep: [] is no allowlist: the input is keyed whole',
+    pretty(record),
+    [[PINNED, OK]],
+  );
+  const nothingKept = copy(record);
+  const keyedEmpty = nothingKept.events.map((e, i) =>
+    i === 2 ? { ...e, input: {}, key_projection: undefined } : e,
+  );
+  nothingKept.manifest.replay.cassette_digest = cassetteDigest(keyedEmpty).digest;
+  add(
+    'tampered',
+    'keep-empty-read-as-keep-nothing.json',
+    'Cassette digest computed as if keep: [] kept nothing, re-signed',
+    pretty(signRecord(nothingKept, ed(KEYS.producer))),
+    [[PINNED, { verdict: 'invalid', cassette: false, codes: ['CASSETTE_MISMATCH'] }]],
+  );
+}
+{
+  const input = refundRun('run_ptrarray');
+  input.events[1].key_projection = {
+    keep: ['/messages/0/content', '/tools'],
+    drop: ['/tools/0/name'],
+  };
+  const record = seal(input, ed(KEYS.producer));
+  add(
+    'valid',
+    'pointer-through-array.json',
+    'JSON Pointers through arrays in keep and drop',
+    pretty(record),
+    [[PINNED, OK]],
+  );
+  const edited = copy(record);
+  edited.events[1].request.messages[0].role = 'system';
+  add(
+    'tampered',
+    'pointer-unkept-member-edited.json',
+    'A member the Pointer does not keep edited: the chain breaks, the cassette key does not change',
+    pretty(edited),
+    [
+      [
+        PINNED,
+        {
+          verdict: 'invalid',
+          chain: false,
+          digest: false,
+          codes: ['CHAIN_HASH_MISMATCH', 'DIGEST_MISMATCH'],
+          event_index: 1,
+        },
+      ],
+    ],
+  );
+}
+{
+  const record = copy(signed);
+  record.run.started_at = '2026-06-14T02:47:11+00:00';
+  record.run.ended_at = '2026-06-14T04:47:12.950+02:00';
+  add(
+    'valid',
+    'summary-offset-times.json',
+    'Summary times read back from a database: +00:00, another offset, milliseconds dropped',
+    pretty(record),
+    [[PINNED, OK]],
+  );
+}
+tamper(
+  'summary-other-instant.json',
+  'run.ended_at one millisecond off the run end event',
+  (r) => (r.run.ended_at = '2026-06-14T02:47:12.951Z'),
+  { verdict: 'invalid', consistent: false, codes: ['CONSISTENT_RUN_SUMMARY'] },
+);
+tamper(
+  'summary-time-unparseable.json',
+  'run.started_at is not an ISO 8601 date-time with a zone',
+  (r) => (r.run.started_at = '2026-06-14T02:47:11.000'),
+  { verdict: 'invalid', consistent: false, codes: ['CONSISTENT_RUN_SUMMARY'] },
+);
+tamper(
+  'entry-count-missing.json',
+  'manifest.replay.entry_count removed',
+  (r) => delete r.manifest.replay.entry_count,
+  { verdict: 'invalid', cassette: false, codes: ['CASSETTE_ENTRY_COUNT'] },
+);
+{
+  const record = copy(signed);
+  delete record.manifest.signature.pubkey;
+  add(
+    'valid',
+    'no-inline-pubkey.json',
+    'Ed25519 signature without an inline pubkey: checked against the pinned keys',
+    pretty(record),
+    [
+      [PINNED, OK],
+      [{}, { verdict: 'unverified', signature: 'no-key' }],
+      [
+        { ...PINNED, revoked: ['keys/producer.pub.pem'] },
+        { verdict: 'invalid', signature: 'revoked', codes: ['SIGNATURE_REVOKED'] },
+      ],
+    ],
+  );
+}
+add(
+  'valid',
+  'foreign-order.json',
+  'Members in the order they were written, _hash last, pretty printed (as other producers write)',
+  pretty(foreignOrder(signed)),
+  [[PINNED, OK]],
+);
+add(
+  'valid',
+  'foreign-order-compact.json',
+  'The same, without whitespace',
+  JSON.stringify(foreignOrder(signed)),
+  [[PINNED, OK]],
+);
+{
+  const record = seal(divergentRun('run_pubread2'), ed(KEYS.producer));
+  add(
+    'valid',
+    'published-reading-foreign-order.json',
+    'Published reading, members in written order, _hash last, 2-space indent',
+    JSON.stringify(foreignOrder(record), null, 2),
+    [[PINNED, OK]],
+  );
+}
+// The published implementation's own sample records, byte for byte (../shared/vectors/runback-published).
+{
+  const from = join(here, '..', '..', '..', '..', 'shared', 'vectors', 'runback-published');
+  const PUBLISHED = { pinned: ['keys/runback-published.pub.pem'] };
+  files.set('keys/runback-published.pub.pem', readFileSync(join(from, 'signer.pub.pem')));
+  add(
+    'valid',
+    'runback-published-ed25519.json',
+    "The published implementation's sample record, Ed25519 (ts_end null, published reading)",
+    readFileSync(join(from, 'sample-cassette.ed25519.json')),
+    [
+      [PUBLISHED, OK],
+      [PINNED, { verdict: 'unverified', signature: 'valid-unpinned' }],
+    ],
+  );
+  add(
+    'valid',
+    'runback-published-hmac.json',
+    "The published implementation's sample record, HMAC (key: UTF-8 text)",
+    readFileSync(join(from, 'sample-cassette.hmac.json')),
+    [
+      [{ hmac_key: 'community-shared-secret-ü' }, OK],
+      [{}, { verdict: 'unverified', signature: 'no-key' }],
+    ],
+  );
+  add(
+    'valid',
+    'runback-published-unsigned.json',
+    "The published implementation's sample record, unsigned",
+    readFileSync(join(from, 'sample-cassette.unsigned.json')),
+    [[{}, { verdict: 'unverified', signature: 'unsigned' }]],
+  );
+}
+
 // malformed -----------------------------------------------------------------------------------
 const text = pretty(signed);
 const malformed = (name, description, content, codes, extra = {}) =>
@@ -547,6 +824,19 @@ add('malformed', 'top-level-array.json', 'A JSON array, not a record', '[1,2,3]\
       },
     ],
   ]);
+}
+
+{
+  // A second _hash directly after the first, in the stored form the fast path reads.
+  const compact = JSON.stringify(signed);
+  const at = compact.indexOf('"_hash":"', compact.indexOf('"events"'));
+  const end = compact.indexOf('"', at + 9) + 1;
+  malformed(
+    'duplicate-hash.json',
+    'A second _hash member directly after the first',
+    compact.slice(0, end) + ',"_hash":"' + '0'.repeat(64) + '"' + compact.slice(end),
+    ['JSON_DUPLICATE_MEMBER'],
+  );
 }
 
 // Fill in defaults: every check passes unless the case says otherwise; the exit code follows
