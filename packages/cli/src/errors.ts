@@ -2,6 +2,7 @@
 // message and exit status; anything else that escapes a command is a bug (exit 70).
 
 import type { RunbackErrorCode } from '@runback/sdk';
+import type { EvidenceErrorCode } from './evidence-codes.js';
 import { EXIT } from '@runback/verify-cli';
 
 /** Exit statuses of every runback command: one table with runback-verify's. */
@@ -61,7 +62,9 @@ export type CliErrorCode =
   | 'KEYGEN_EXISTS'
   | 'KEYGEN_WRITE_FAILED'
   // An SDK failure during record, recover or replay, under the command's prefix.
-  | `${'RECORD' | 'RECOVER' | 'REPLAY'}_${RunbackErrorCode}`;
+  | `${'RECORD' | 'RECOVER' | 'REPLAY'}_${RunbackErrorCode}`
+  // runback log, bundle, report, export, import and verify's evidence checks.
+  | EvidenceErrorCode;
 
 /** The codes of usage mistakes (exit 64). */
 export type CliUsageCode = Extract<CliErrorCode, `USAGE_${string}`>;
