@@ -180,6 +180,35 @@ describe('canonical agrees with the reference algorithm', () => {
     );
   });
 
+  it('on awkward trees nested across the recursion limit', () => {
+    // Wrappers that take each path: in order, out of order, and refusing a sorted copy.
+    const wrappers = [
+      (v: unknown) => [v, 1],
+      (v: unknown) => ({ a: 1, w: v }),
+      (v: unknown) => ({ w: v, a: 1 }),
+      (v: unknown) => ({ '!': v, '0': 1 }),
+    ];
+    fc.assert(
+      fc.property(
+        fc.array(tree, { minLength: 1, maxLength: 3 }),
+        fc.integer({ min: 600, max: 700 }),
+        fc.array(fc.nat(3), { minLength: 1, maxLength: 8 }),
+        (leaves, depth, picks) => {
+          let value: unknown = leaves;
+          for (let i = 0; i < depth; i++) {
+            value = (wrappers[picks[i % picks.length] as number] as (v: unknown) => unknown)(value);
+            if (i % 97 === 0) value = [value, ...leaves];
+          }
+          expect(canonical(value)).toBe(reference(value) ?? 'null');
+          expect(canonicalWithout({ _hash: 'h', deep: value }, '_hash')).toBe(
+            reference({ deep: value }),
+          );
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
   it('on toJSON results that are objects, primitives or nothing', () => {
     const withToJSON = (result: unknown) => ({ toJSON: () => result });
     const value = {

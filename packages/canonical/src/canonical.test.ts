@@ -73,6 +73,18 @@ describe('canonical', () => {
     expect(JSON.parse(canonical(shallow))).toEqual(shallow);
   });
 
+  it('locates a problem far below the recursion limit in time linear in the depth', () => {
+    let deep: unknown = { bad: NaN };
+    for (let i = 0; i < 50_000; i++) deep = i % 2 === 0 ? [1, deep] : { k: deep };
+    try {
+      canonical(deep);
+      expect.unreachable();
+    } catch (err) {
+      expect((err as CanonicalError).code).toBe('CANONICAL_NON_FINITE_NUMBER');
+      expect((err as CanonicalError).pointer).toBe('/k/1'.repeat(25_000) + '/bad');
+    }
+  });
+
   it('detects cycles instead of looping', () => {
     const a: Record<string, unknown> = { x: 1 };
     a['self'] = { back: a };
