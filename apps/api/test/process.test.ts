@@ -48,6 +48,13 @@ describe('api-key command and server process', () => {
         headers: { ...auth, 'x-request-id': 'trace-42' },
       });
       expect(res.headers.get('x-request-id')).toBe('trace-42');
+      // Over real HTTP too: a 9 MiB body is refused with 413.
+      const big = await fetch(`${server.url}/api/audit/verify`, {
+        method: 'POST',
+        body: new Uint8Array(9 * 1024 * 1024).fill(0x20),
+      });
+      expect(big.status).toBe(413);
+      expect(await big.json()).toMatchObject({ error: { code: 'BODY_TOO_LARGE' } });
       expect(apiKey(dataDir, 'revoke', issued.id).status).toBe(0);
       expect((await fetch(`${server.url}/api/runs`, { headers: auth })).status).toBe(401);
       expect(
