@@ -15,8 +15,8 @@
 // Readers accept any attributes ([0]) and, in v2, the public key (which must match the seed).
 // RFC 8410 §3: for id-Ed25519 the AlgorithmIdentifier parameters MUST be absent.
 
-import { hexToBytes } from '@noble/hashes/utils.js';
-import { bytesEqual, concatBytes } from './bytes.js';
+import { equalBytes } from '@noble/curves/utils.js';
+import { concatBytes, hexToBytes } from '@noble/hashes/utils.js';
 import { SignError } from './errors.js';
 
 /** DER prefix of an Ed25519 SubjectPublicKeyInfo; the 32-byte key follows. */
@@ -92,7 +92,7 @@ function readEd25519Algorithm(der: Uint8Array, offset: number, where: string): n
   const body = expectTag(algorithm, TAG_SEQUENCE, `${where} AlgorithmIdentifier`);
   const oid = readTlv(body, 0, `${where} algorithm OID`);
   const oidBytes = expectTag(oid, TAG_OID, `${where} algorithm OID`);
-  if (!bytesEqual(oidBytes, ED25519_OID)) {
+  if (!equalBytes(oidBytes, ED25519_OID)) {
     throw new SignError(
       'KEY_NOT_ED25519',
       `expected an Ed25519 key (OID 1.3.101.112), got a key with OID ${oidToString(oidBytes)}`,

@@ -1,7 +1,7 @@
 // Ed25519 (RFC 8032 §5.1) through @noble/curves, with strict verification everywhere.
 //
 // Every verification passes `{ zip215: false }`: RFC 8032 §5.1.7 decoding, which rejects
-// S >= L (step 1, the malleability check format-decisions "Signature" requires) and
+// S >= L (step 1, the malleability check docs/spec.md §5.6 requires) and
 // non-canonical encodings of R and A (y >= p, or x = 0 with the sign bit set). noble then checks
 // the cofactored equation [8][S]B = [8]R + [8][k]A', which RFC 8032 §5.1.7 allows, and in
 // strict mode also refuses public keys of small order — stricter than RFC 8032, which does not
@@ -17,7 +17,9 @@
 // nor bytes) throw a SignError; a malformed *signature* is just an invalid one: false.
 
 import { ed25519 } from '@noble/curves/ed25519.js';
-import { expectBytes, messageBytes, parseLowerHex, toHex } from './bytes.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
+import { expectBytes, messageBytes } from './arguments.js';
+import { parseLowerHex } from './hex.js';
 
 /** Options used for every Ed25519 verification: strict RFC 8032, not ZIP-215. */
 const STRICT = { zip215: false } as const;
@@ -66,7 +68,7 @@ export function publicKeyFromPrivateKey(privateKey: Uint8Array): Uint8Array {
 export function signEd25519(message: string | Uint8Array, privateKey: Uint8Array): string {
   const key = expectBytes(privateKey, 32, 'Ed25519 private key');
   const bytes = messageBytes(message, 'message');
-  return toHex(ed25519.sign(bytes, key));
+  return bytesToHex(ed25519.sign(bytes, key));
 }
 
 /**

@@ -6,6 +6,10 @@
 // `checkSignature` report a bad or malformed signature as `false` / an outcome, because a
 // signature comes from the (untrusted) record, whereas keys and options come from the caller.
 
+// isBytes: a Uint8Array from any realm (an iframe or vm context) or Node's Buffer subclass, the
+// test @noble/curves applies to its own arguments.
+import { isBytes } from '@noble/hashes/utils.js';
+
 /** Stable codes carried by {@link SignError}. */
 export type SignErrorCode =
   /** An argument that must be a Uint8Array (or a string or Uint8Array) is something else. */
@@ -63,15 +67,4 @@ export function describeValue(value: unknown): string {
     default:
       return `a ${typeof value}`;
   }
-}
-
-/**
- * True for a Uint8Array, including one from another realm (an iframe or vm context) and
- * Node's Buffer subclass. The same test @noble/curves applies to its arguments.
- */
-export function isBytes(value: unknown): value is Uint8Array {
-  return (
-    value instanceof Uint8Array ||
-    (ArrayBuffer.isView(value) && value.constructor.name === 'Uint8Array')
-  );
 }

@@ -1,14 +1,17 @@
 // HMAC-SHA256 (RFC 2104, with SHA-256 from FIPS 180-4; test vectors RFC 4231) via
 // @noble/hashes. An HMAC "signature" proves custody of a shared secret, not identity: anyone
-// who can verify can also forge (format seed, "Tying a record to its producer").
+// who can verify can also forge (docs/spec.md §5.6).
 //
 // String keys and messages are their UTF-8 bytes, as node:crypto's
 // `createHmac('sha256', key).update(message)` treats strings, so tags made by either agree.
 
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { messageBytes, parseLowerHex, toHex } from './bytes.js';
-import { SignError, describeValue, isBytes } from './errors.js';
+import { equalBytes } from '@noble/curves/utils.js';
+import { bytesToHex, isBytes } from '@noble/hashes/utils.js';
+import { messageBytes } from './arguments.js';
+import { SignError, describeValue } from './errors.js';
+import { parseLowerHex } from './hex.js';
 
 /**
  * HMAC-SHA256 of `message` under `key` (RFC 2104): the 32-byte tag.
@@ -26,7 +29,7 @@ export function hmacSha256(key: string | Uint8Array, message: string | Uint8Arra
  * @throws {SignError} as {@link hmacSha256}.
  */
 export function hmacSha256Hex(key: string | Uint8Array, message: string | Uint8Array): string {
-  return toHex(hmacSha256(key, message));
+  return bytesToHex(hmacSha256(key, message));
 }
 
 /**
@@ -61,8 +64,5 @@ export function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
       `expected two Uint8Arrays, got ${describeValue(a)} and ${describeValue(b)}`,
     );
   }
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= (a[i] as number) ^ (b[i] as number);
-  return diff === 0;
+  return equalBytes(a, b);
 }

@@ -48,4 +48,4 @@ export {
   type SealedManifest,
   type SealedRecord,
   type Signer,
-} from './seal.js';
+} from './seal/index.js';

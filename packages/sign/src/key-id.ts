@@ -5,7 +5,7 @@
 // `openssl pkey -pubin -outform DER | sha256sum`, so anyone can recompute it.
 
 import { sha256 } from '@noble/hashes/sha2.js';
-import { toHex } from './bytes.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
 import { encodeSpki } from './der.js';
 import { normalizeKey, type KeyInput } from './keys.js';
 
@@ -16,5 +16,5 @@ import { normalizeKey, type KeyInput } from './keys.js';
  * @throws {SignError} for input that is not an Ed25519 public key (see `normalizeKey`).
  */
 export function keyId(publicKey: KeyInput): string {
-  return toHex(sha256(encodeSpki(normalizeKey(publicKey))));
+  return bytesToHex(sha256(encodeSpki(normalizeKey(publicKey))));
 }

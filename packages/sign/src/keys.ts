@@ -5,10 +5,12 @@
 // Keys are identified and compared by their SPKI DER bytes, never by PEM text (format-decisions
 // "Signature"): two PEM texts that differ only in line length or line endings are the same key.
 
-import { bytesEqual, expectBytes } from './bytes.js';
+import { equalBytes } from '@noble/curves/utils.js';
+import { expectBytes } from './arguments.js';
 import { decodePkcs8, decodeSpki, encodePkcs8, encodeSpki } from './der.js';
 import { publicKeyFromPrivateKey } from './ed25519.js';
-import { SignError, describeValue, isBytes } from './errors.js';
+import { isBytes } from '@noble/hashes/utils.js';
+import { SignError, describeValue } from './errors.js';
 import { decodePem, encodePem } from './pem.js';
 
 /** A public key as the caller may give it: PEM text, raw 32 bytes or 44-byte SPKI DER. */
@@ -82,7 +84,7 @@ export function privateKeyToPem(privateKey: Uint8Array): string {
  */
 export function privateKeyFromPem(pem: string): Uint8Array {
   const { seed, publicKey } = decodePkcs8(decodePem(pem, 'PRIVATE KEY'));
-  if (publicKey !== null && !bytesEqual(publicKey, publicKeyFromPrivateKey(seed))) {
+  if (publicKey !== null && !equalBytes(publicKey, publicKeyFromPrivateKey(seed))) {
     throw new SignError(
       'KEY_MISMATCH',
       'expected the PKCS#8 v2 publicKey to be derived from its private key, got a different key',

@@ -6,9 +6,10 @@
 // Reading is strict on purpose. A record carries its signer's key inline as PEM, and the key,
 // not the text, is what gets trusted; so a PEM text must denote exactly one key: exactly one
 // block, nothing but whitespace around it, no RFC 1421 headers, matching BEGIN/END labels, and
-// canonical base64 (see base64.ts). Line breaks may be LF or CRLF and lines any length.
+// canonical base64 (RFC 4648 §4 with canonical padding bits, §3.5). Line breaks may be LF or
+// CRLF and lines any length.
 
-import { base64Decode, base64Encode } from './base64.js';
+import { base64 } from '@scure/base';
 import { SignError, describeValue } from './errors.js';
 
 /** The PEM labels this package reads and writes. */
@@ -16,7 +17,7 @@ export type PemLabel = 'PUBLIC KEY' | 'PRIVATE KEY';
 
 /** Wraps DER bytes in a PEM block with the given label. */
 export function encodePem(label: PemLabel, der: Uint8Array): string {
-  const body = base64Encode(der).replace(/.{64}(?=.)/g, '$&\n');
+  const body = base64.encode(der).replace(/.{64}(?=.)/g, '$&\n');
   return `-----BEGIN ${label}-----\n${body}\n-----END ${label}-----\n`;
 }
 
@@ -47,10 +48,24 @@ export function decodePem(pem: unknown, label: PemLabel): Uint8Array {
     throw malformed(label, `a "${begin}" block`);
   }
   if (body.includes(':')) throw malformed(label, 'PEM headers (encrypted or legacy PEM)');
-  const der = base64Decode(body.replace(/[ \t\r\n]/g, ''));
+  const der = canonicalBase64(body.replace(/[ \t\r\n]/g, ''));
   if (der === null) throw malformed(label, 'a body that is not canonical base64');
   if (der.length === 0) throw malformed(label, 'an empty body');
   return der;
+}
+
+/**
+ * Decodes padded standard base64, or returns null when `text` is not canonical base64: a
+ * length that is not a multiple of 4, a character outside the alphabet (whitespace included),
+ * misplaced padding, or non-zero padding bits (RFC 4648 §3.5 lets decoders reject those, and
+ * rejecting them keeps the encoding of a key unique). @scure/base refuses all of these.
+ */
+export function canonicalBase64(text: string): Uint8Array | null {
+  try {
+    return base64.decode(text);
+  } catch {
+    return null;
+  }
 }
 
 function malformed(label: PemLabel, got: string): SignError {
