@@ -56,14 +56,17 @@ export function sortedCopy(
   }
   const object = value as Record<string, unknown>;
   const keys = sortKeys(Object.keys(object));
+  // Names first, members after: an object that refuses does so before its members are copied.
+  for (let i = 0; i < keys.length; i++) {
+    if (blocksInsertionOrder(keys[i] as string) && keys[i] !== omit) {
+      refused.add(value);
+      return REFUSED;
+    }
+  }
   const out: Record<string, unknown> = {};
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i] as string;
     if (key === omit) continue;
-    if (blocksInsertionOrder(key)) {
-      refused.add(value);
-      return REFUSED;
-    }
     const item = copyMember(object[key], key, depth + 1, refused);
     if (item === REFUSED) {
       refused.add(value);

@@ -6,7 +6,7 @@ export interface Counted {
   /** The value, every container replaced by a counting proxy. */
   readonly value: unknown;
   /** Reads (property gets, key listings, descriptor lookups) made through the proxies so far. */
-  reads(): number;
+  readonly reads: () => number;
   /** Array elements plus object members in the value. */
   readonly members: number;
 }
@@ -36,14 +36,14 @@ export function counted(plain: unknown): Counted {
     while (pending.length > 0) {
       const node = pending.pop() as object;
       order.push(node);
-      for (const child of Object.values(node))
+      for (const child of Object.values(node) as unknown[])
         if (typeof child === 'object' && child !== null) pending.push(child);
     }
     const proxies = new Map<object, object>();
     for (let i = order.length - 1; i >= 0; i--) {
       const node = order[i] as object;
       const copy: Record<string, unknown> | unknown[] = Array.isArray(node) ? [] : {};
-      for (const [key, child] of Object.entries(node)) {
+      for (const [key, child] of Object.entries(node) as [string, unknown][]) {
         members++;
         // defineProperty, so that a member named __proto__ stays data.
         Object.defineProperty(copy, key, {
