@@ -44,6 +44,14 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'generate an Ed25519 key pair (PEM files) for signing',
     load: () => import('./commands/keygen.js'),
   },
+  bundle: {
+    summary: 'write a reproducible evidence bundle (record, artifacts, reports, SHA256SUMS, proof)',
+    load: () => import('./commands/bundle.js'),
+  },
+  report: {
+    summary: 'write a run report (Markdown or HTML), optionally mapped to the EU AI Act logging duties',
+    load: () => import('./commands/report.js'),
+  },
   log: {
     summary: 'a transparency log of record heads: init, append, checkpoint, cosign, prove, verify',
     load: () => import('./commands/log.js'),
