@@ -101,17 +101,15 @@ export function cassetteDigestsByReading(
   let entryCount = 0;
   for (const index of seqOrder(events)) {
     const event = events[index];
-    let text: string | null;
-    let seedText: string | null;
+    let texts: EntryTexts | null;
     try {
-      text = entryText(event, known, index, 'published');
-      seedText =
-        text !== null && readingsDiffer(event) ? entryText(event, known, index, 'seed') : text;
+      texts = entryTextsByReading(event, known, index);
     } catch (err) {
       if (err instanceof ReplayDigestError) err.eventIndex = index;
       throw err;
     }
-    if (text === null || seedText === null) continue;
+    if (texts === null) continue;
+    const { published: text, seed: seedText } = texts;
     entryCount++;
     if (!diverged && seedText === text) {
       published = seed = sha256Hex(published + text);
@@ -126,6 +124,31 @@ export function cassetteDigestsByReading(
     entryCount,
   });
   return { published: digestOf(published), seed: digestOf(seed), diverged };
+}
+
+/** An oracle entry's canonical text under each output reading (the same string when they agree). */
+export interface EntryTexts {
+  readonly published: string;
+  readonly seed: string;
+}
+
+/**
+ * The canonical text of an event's oracle entry under both readings, or null for types that
+ * have none; the seed text is serialized only when the readings differ for this event.
+ *
+ * @throws {ReplayDigestError} as oracleEntryOf.
+ */
+export function entryTextsByReading(
+  event: unknown,
+  known?: KnownMemberTexts,
+  index = -1,
+): EntryTexts | null {
+  const published = entryText(event, known, index, 'published');
+  if (published === null) return null;
+  const seed = readingsDiffer(event)
+    ? (entryText(event, known, index, 'seed') as string)
+    : published;
+  return { published, seed };
 }
 
 /**

@@ -26,5 +26,7 @@ export function describeValue(value: unknown): string {
   if (typeof value === 'string')
     return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)}`;
   if (typeof value === 'object') return 'an object';
-  return `${typeof value} ${String(value)}`;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return `${typeof value} ${String(value)}`;
+  return typeof value;
 }

@@ -15,8 +15,10 @@ export {
   CassetteBuilder,
   cassetteDigest,
   cassetteDigestsByReading,
+  entryTextsByReading,
   cassetteStep,
   seqOrder,
   type CassetteDigest,
   type CassetteDigestsByReading,
+  type EntryTexts,
 } from './cassette.js';

@@ -41,7 +41,7 @@ export function parseKeyProjection(value: unknown): KeyProjection | undefined {
         `expected key_projection.${field} to be an array of strings, got ${describeValue(list)}`,
       );
     }
-    projection[field] = list as string[];
+    projection[field] = list;
   }
   return projection;
 }
@@ -172,7 +172,7 @@ function dropPointerAt(node: unknown, tokens: readonly string[], at: number): un
   if (Array.isArray(node)) {
     const index = arrayIndex(token, node.length);
     if (index === null) return node;
-    if (last) return [...node.slice(0, index), ...node.slice(index + 1)];
+    if (last) return (node as unknown[]).filter((_, k) => k !== index);
     const child = dropPointerAt(node[index], tokens, at + 1);
     if (child === node[index]) return node;
     const copy = node.slice();
