@@ -43,7 +43,7 @@ async function entriesOf(gz: Uint8Array): Promise<Entry[]> {
   const done = (async () => {
     for await (const e of extract) {
       const chunks: Buffer[] = [];
-      for await (const c of e) chunks.push(c as Buffer);
+      for await (const c of e) chunks.push(c);
       out.push({ header: { ...e.header }, body: Buffer.concat(chunks) });
     }
   })();
@@ -57,7 +57,7 @@ async function packOf(entries: readonly Entry[]): Promise<Uint8Array> {
   const pack = tar.pack();
   const chunks: Buffer[] = [];
   const done = (async () => {
-    for await (const c of pack) chunks.push(c as Buffer);
+    for await (const c of pack) chunks.push(c);
   })();
   for (const e of entries) {
     await new Promise<void>((resolve, reject) =>

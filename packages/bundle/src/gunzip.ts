@@ -17,7 +17,9 @@ export async function gunzip(
   const chunks: Uint8Array[] = [];
   let total = 0;
   try {
-    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+    const stream: ReadableStream<Uint8Array> = new Blob([bytes])
+      .stream()
+      .pipeThrough(new DecompressionStream('gzip'));
     const reader = stream.getReader();
     for (;;) {
       const { done, value } = await reader.read();

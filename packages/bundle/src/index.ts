@@ -14,3 +14,18 @@ export { planBundle, type BundleInput, type BundlePlan } from './plan.js';
 export { declaredArtifacts, type ArtifactRef } from './artifacts.js';
 export { BundleError, type BundleIssue, type BundleIssueCode } from './issues.js';
 export { ARTIFACTS_DIR, PROOF_FILE, RECORD_FILE, SUMS_FILE } from './paths.js';
+export {
+  anchorLineOf,
+  checkAnchor,
+  formatAnchors,
+  parseAnchors,
+  type AnchorLine,
+} from './anchors.js';
+export {
+  checkRelease,
+  formatManifest,
+  parseManifest,
+  RELEASE_SCHEMA,
+  type ReleaseRun,
+} from './manifest.js';
+export { sha256Hex } from './sums.js';

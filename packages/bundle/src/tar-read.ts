@@ -40,7 +40,7 @@ export async function readTar(
           total += (chunk as Uint8Array).length;
           if (total > limits.maxBytes)
             throw new LimitError(`expected at most ${limits.maxBytes} bytes of files, got more`);
-          chunks.push(chunk as Uint8Array);
+          chunks.push(chunk);
         }
         if (++count > limits.maxEntries)
           throw new LimitError(`expected at most ${limits.maxEntries} entries, got more`);
