@@ -1,4 +1,4 @@
-// Crash safety, end to end (issue 3, "Done when"): a journaling agent is SIGKILLed at random
+// Crash safety, end to end: a journaling agent is SIGKILLed at random
 // points, and `runback recover` must always produce a record that verifies and holds every
 // event completed before the kill. Uses the built CLI and SDK (turbo builds before testing).
 import { spawn, spawnSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-// The loan-approval example, end to end (issue 3 item 8, issue 4 "Done when"): recorded by the
+// The loan-approval example, end to end: recorded by the
 // SDK it verifies valid; recorded as a program it replays with its mock server stopped and
 // reproduces; a reworded prompt fails strict replay naming the call, completes ordered replay,
 // and `runback diff` shows exactly that change and nothing else.

@@ -1,4 +1,6 @@
-// @runback/sdk: record AI agent runs as sealed, signed, replayable runback records.
+// @runback/sdk: record AI agent runs as sealed, signed, replayable runback records. The root is
+// the recording and replay API; journals, whole-program recording and file writes live on the
+// `/journal`, `/process` and `/fs` subpaths, the diff in `@runback/diff`.
 
 /** Recording a run. */
 export {
@@ -20,6 +22,7 @@ export {
   type LlmCallInit,
   type LlmCallOutcome,
   type LlmCallSpan,
+  type RecordedLlmCall,
 } from './hooks/spans/llm.js';
 export { reasoning } from './hooks/spans/reasoning.js';
 
@@ -52,64 +55,12 @@ export type {
   ToolEvent,
 } from './core/events.js';
 
-/** Files. */
-export {
-  atomicWrite,
-  type AtomicWriteData,
-  type AtomicWriteOptions,
-} from './core/fs/atomic-write.js';
-export { fileExists } from './core/fs/exists.js';
-
 /** Errors. */
 export { RunbackError, type RunbackErrorCode } from './core/errors.js';
-
-/** Journals: crash safety, recovery, and runs recorded across processes. */
-export {
-  sealJournal,
-  type JournalRunEnd,
-  type SealJournalOptions,
-  type SealJournalReport,
-} from './journal/seal.js';
-export {
-  beginJournalRun,
-  preloadSpecifier,
-  type JournalRun,
-  type JournalRunInit,
-} from './journal/begin.js';
-export { journalPathFor, type JournalHeader } from './journal/format.js';
-
-/** Recording a whole program (`runback record`). */
-export {
-  recordCommand,
-  type RecordCommandOptions,
-  type RecordCommandResult,
-} from './process/record-command.js';
-export type { CapturedOutput } from './process/output-capture.js';
-export type { EnvironmentFingerprint } from './process/fingerprint.js';
-
-/** Semantic diff of two records (`runback diff`). */
-export {
-  alignSteps,
-  diffJson,
-  diffRecords,
-  stepsOf,
-  type Aligned,
-  type Alignable,
-  type JsonChange,
-  type JsonDiffOptions,
-  type ModelFigures,
-  type ModelTotals,
-  type RecordDiff,
-  type Step,
-  type StepChange,
-} from './diff/index.js';
 
 /** Replay: re-execute a recorded run and prove it reproduces. */
 export {
   replay,
-  compareRuns,
-  loadRecordForReplay,
-  captureFor,
   type ReplayInput,
   type ReplayOptions,
   type ReplayOutcome,
@@ -119,12 +70,8 @@ export {
 export {
   REPLAY_MODES,
   ReplayMissError,
-  ReplaySource,
   type LiveCall,
   type ReplayMiss,
   type ReplayMode,
-  type Served,
 } from './session/replay-source.js';
-export { RecordedCassette, type RecordedCall } from './session/cassette.js';
-export { firstDivergence, sameOutput, type Divergence } from './recorder/compare.js';
-export { endReplayed, type RecordedLlmCall } from './hooks/spans/llm.js';
+export type { Divergence } from './recorder/compare.js';

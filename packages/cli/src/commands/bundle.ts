@@ -8,7 +8,7 @@ import { join, relative, isAbsolute } from 'node:path';
 import { sha256Hex } from '@runback/canonical';
 import { declaredArtifacts, verifyBundle } from '@runback/bundle';
 import { writeBundle } from '@runback/bundle/node';
-import { atomicWrite } from '@runback/sdk';
+import { atomicWrite } from '@runback/sdk/fs';
 import { readJsonStrict, verifyJson } from '@runback/verify';
 import { loadTrust } from '@runback/verify-cli';
 import type { Command } from '../command.js';

@@ -1,12 +1,12 @@
-// `runback diff A B`: a semantic diff of two runs (issue 4, item 4). The comparison is the
+// `runback diff A B`: a semantic diff of two runs. The comparison is the
 // SDK's diffRecords; this reads the files and prints the result.
-import { diffRecords, type RecordDiff, type StepChange } from '@runback/sdk';
+import { diffRecords, preview, type RecordDiff, type StepChange } from '@runback/diff';
 import { verify } from '@runback/verify';
 import { makeStyle, useColor, type CommandIO } from '@runback/verify-cli';
 import type { Command } from '../command.js';
 import { parseCommandArgs } from '../command.js';
 import { CliError, EXIT, messageOf, usageError } from '../errors.js';
-import { formatChanges, preview } from '../format/changes.js';
+import { VALUE_WIDTH, formatChanges } from '../format/changes.js';
 import { parseRecordJson } from '../record-json.js';
 
 const usage = `Usage: runback diff A B [--json]
@@ -156,8 +156,8 @@ function formatStep(step: StepChange, style: Style): string[] {
   if (step.change !== 'changed') {
     return [
       head,
-      `    input   ${preview(step.step?.input)}`,
-      `    output  ${preview(step.step?.output)}`,
+      `    input   ${preview(step.step?.input, VALUE_WIDTH)}`,
+      `    output  ${preview(step.step?.output, VALUE_WIDTH)}`,
       '',
     ];
   }

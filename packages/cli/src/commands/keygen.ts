@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Command } from '../command.js';
 import { parseCommandArgs } from '../command.js';
 import { CliError, EXIT, messageOf, usageError } from '../errors.js';
-import { atomicWrite, fileExists } from '@runback/sdk';
+import { atomicWrite, fileExists } from '@runback/sdk/fs';
 
 const usage = `Usage: runback keygen [--out DIR] [--name NAME] [--force] [--json]
 

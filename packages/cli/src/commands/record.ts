@@ -1,7 +1,8 @@
 // `runback record`: run a program as a recorded run and write its sealed, signed record
-// (issue 3, item 5). The work is the SDK's recordCommand; this wires flags, output and the
+// (docs/guides/recording.md). The work is the SDK's recordCommand; this wires flags, output and the
 // verification of what was written.
-import { RunbackError, recordCommand, type RecordCommandResult } from '@runback/sdk';
+import { RunbackError } from '@runback/sdk';
+import { recordCommand, type RecordCommandResult } from '@runback/sdk/process';
 import { verifyJson, type VerifyResult } from '@runback/verify';
 import { makeStyle, useColor, type CommandIO } from '@runback/verify-cli';
 import { readFile } from 'node:fs/promises';

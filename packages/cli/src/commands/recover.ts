@@ -1,7 +1,9 @@
-// `runback recover`: rebuild the record of an interrupted run from its journal (issue 3,
-// item 7): every event that reached the journal, a run-end event with status `error` and error
-// name `Interrupted`, sealed, signed, verified, and a report of what was recovered.
-import { RunbackError, fileExists, sealJournal, type SealJournalReport } from '@runback/sdk';
+// `runback recover`: rebuild the record of an interrupted run from its journal (docs/spec.md
+// §7): every event that reached the journal, a run-end event with status `error` and error name
+// `Interrupted`, sealed, signed, verified, and a report of what was recovered.
+import { RunbackError } from '@runback/sdk';
+import { fileExists } from '@runback/sdk/fs';
+import { sealJournal, type SealJournalReport } from '@runback/sdk/journal';
 import { verifyJson } from '@runback/verify';
 import { makeStyle, useColor, type CommandIO } from '@runback/verify-cli';
 import { readFile } from 'node:fs/promises';

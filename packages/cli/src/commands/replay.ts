@@ -1,17 +1,10 @@
 // `runback replay`: run a program again with its recorded calls answering, and prove that it
-// reproduces its record (issue 4, items 2 and 3). The replay machinery is the SDK's (the same
+// reproduces its record. The replay machinery is the SDK's (the same
 // preload as `runback record`, with RUNBACK_REPLAY set); this wires flags, reads the records
 // and reports.
-import {
-  REPLAY_MODES,
-  RunbackError,
-  compareRuns,
-  diffJson,
-  recordCommand,
-  type JsonChange,
-  type ReplayMode,
-  type ReplayReport,
-} from '@runback/sdk';
+import { diffJson, type JsonChange } from '@runback/diff';
+import { REPLAY_MODES, RunbackError, type ReplayMode, type ReplayReport } from '@runback/sdk';
+import { compareRuns, recordCommand } from '@runback/sdk/process';
 import { verifyJson, type VerifyResult } from '@runback/verify';
 import { makeStyle, useColor, type CommandIO } from '@runback/verify-cli';
 import { randomBytes } from 'node:crypto';

@@ -2,7 +2,7 @@
 // — what ran, models, tools, decisions, token cost and the verification result — and, with
 // the framework, how the record bears on the EU AI Act's logging duties.
 import { sha256Hex } from '@runback/canonical';
-import { atomicWrite } from '@runback/sdk';
+import { atomicWrite } from '@runback/sdk/fs';
 import { readJsonStrict, verifyJson } from '@runback/verify';
 import { loadTrust } from '@runback/verify-cli';
 import type { Command } from '../command.js';

@@ -7,7 +7,7 @@ import { makeStyle, useColor, type CommandIO } from '@runback/verify-cli';
 import type { Command } from '../command.js';
 import { parseCommandArgs } from '../command.js';
 import { CliError, EXIT, isCodedDataError, messageOf, usageError } from '../errors.js';
-import { atomicWrite } from '@runback/sdk';
+import { atomicWrite } from '@runback/sdk/fs';
 import { readSignInput } from '../sign/input.js';
 import { SIGNER_OPTIONS, loadSigner, verifiesAsSigned, type LoadedSigner } from '../sign/signer.js';
 

@@ -1,11 +1,8 @@
 // JSON Pointer changes as the commands print them: one line each, values shortened.
-import type { JsonChange } from '@runback/sdk';
+import { preview, type JsonChange } from '@runback/diff';
 
-/** A value as short JSON for one line of output. */
-export function preview(value: unknown, width = 72): string {
-  const text = JSON.stringify(value) ?? 'undefined';
-  return text.length > width ? `${text.slice(0, width - 3)}...` : text;
-}
+/** How wide a value is shown on one line of output. */
+export const VALUE_WIDTH = 72;
 
 /**
  * One line per change: `+ path value`, `- path value`, `~ path before → after`, the first
@@ -20,8 +17,8 @@ export function formatChanges(
   return list.slice(0, limit).map((c, i) => {
     const tag = (i === 0 ? label : '').padEnd(width);
     const path = c.path === '' ? '(whole value)' : c.path;
-    if (c.op === 'add') return `    ${tag} + ${path}  ${preview(c.after)}`;
-    if (c.op === 'remove') return `    ${tag} - ${path}  ${preview(c.before)}`;
-    return `    ${tag} ~ ${path}  ${preview(c.before)} → ${preview(c.after)}`;
+    if (c.op === 'add') return `    ${tag} + ${path}  ${preview(c.after, VALUE_WIDTH)}`;
+    if (c.op === 'remove') return `    ${tag} - ${path}  ${preview(c.before, VALUE_WIDTH)}`;
+    return `    ${tag} ~ ${path}  ${preview(c.before, VALUE_WIDTH)} → ${preview(c.after, VALUE_WIDTH)}`;
   });
 }

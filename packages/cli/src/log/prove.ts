@@ -2,7 +2,7 @@
 // against the log's latest checkpoint, as a document that verifies offline
 // (`runback verify RECORD --proof PROOF.json --log-key PEM`).
 import { existsSync } from 'node:fs';
-import { atomicWrite } from '@runback/sdk';
+import { atomicWrite } from '@runback/sdk/fs';
 import {
   checkpointOfNote,
   indexOfRun,

@@ -9,7 +9,7 @@
 // can never lose one another's entries.
 import { open, readFile, rm, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { atomicWrite } from '@runback/sdk';
+import { atomicWrite } from '@runback/sdk/fs';
 import { parseRecordHead, recordHeadText, type RecordHead } from '@runback/tlog';
 import { readJsonStrict } from '@runback/verify';
 import { CliError, messageOf } from '../errors.js';

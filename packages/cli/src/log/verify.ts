@@ -6,7 +6,7 @@
 //       latest checkpoint, checks it as any outsider would, and can write it to F;
 //   runback log verify --proof CONSISTENCY.json --log-key PEM [--witness PEM]...
 //       checks such a proof document offline, without the log.
-import { atomicWrite } from '@runback/sdk';
+import { atomicWrite } from '@runback/sdk/fs';
 import {
   consistencyProofDocument,
   proveConsistency,

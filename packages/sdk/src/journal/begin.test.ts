@@ -121,7 +121,7 @@ describe('preloadSpecifier', () => {
   // import.meta.resolve does not exist under vitest's module runner, so the built SDK is asked
   // in a plain Node process.
   it('resolves to the built preload module', async () => {
-    const index = join(SDK_ROOT, 'dist', 'index.js');
+    const index = join(SDK_ROOT, 'dist', 'journal.js');
     expect(existsSync(index), 'build the SDK first: pnpm --filter @runback/sdk build').toBe(true);
     const { stdout } = await promisify(execFile)(
       process.execPath,

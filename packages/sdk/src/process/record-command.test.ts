@@ -19,7 +19,7 @@ import {
 } from '../../test/support/record.js';
 import { recordCommand, type RecordCommandOptions } from './record-command.js';
 
-const SDK_DIST = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
+const SDK_DIST = fileURLToPath(new URL('../../dist/process.js', import.meta.url));
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** Writes a Node script into a fresh directory; returns the directory and the script's path. */

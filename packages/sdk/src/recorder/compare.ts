@@ -3,7 +3,7 @@
 // equals the recorded output canonically. When it does not, the first divergence is located:
 // the first position in the two oracle streams (seq order) where the calls differ.
 import { canonical } from '@runback/canonical';
-import { diffJson, type JsonChange } from '../core/json-diff.js';
+import { diffJson, type JsonChange } from '@runback/diff';
 import { RecordedCassette, type RecordedCall } from '../session/cassette.js';
 import { recordedInput } from '../session/replay-source.js';
 

@@ -2,6 +2,7 @@
 // and live-on-miss modes serve equal keys first-in, first-out) and by position within kind and
 // name (ordered mode serves the n-th call of a tool, model or env kind the n-th recorded one).
 // Calls are taken in seq order, which is the order the agent made them (docs/spec.md §7).
+import { callName } from '@runback/diff';
 import { oracleEntryOf, seqOrder } from '@runback/replay-digest';
 
 /** One recorded model, tool or environment call. */
@@ -18,18 +19,6 @@ export interface RecordedCall {
   readonly output: unknown;
   /** The recorded event. */
   readonly event: Readonly<Record<string, unknown>>;
-}
-
-/** The name a call is grouped under for ordered replay. */
-export function callName(event: Readonly<Record<string, unknown>>): string {
-  switch (event['type']) {
-    case 'llm':
-      return String((event['model'] as { model_id?: unknown } | undefined)?.model_id ?? '');
-    case 'tool':
-      return String(event['tool_name'] ?? '');
-    default:
-      return String(event['kind'] ?? '');
-  }
 }
 
 /** The recorded calls of one record, each served at most once. */

@@ -6,7 +6,7 @@
 //                 so a changed pipeline completes and `runback diff` shows what changed;
 //   live-on-miss  a key match is served, anything else runs live (a fork of the run).
 import { RunbackError } from '../core/errors.js';
-import { diffJson, type JsonChange } from '../core/json-diff.js';
+import { diffJson, preview, type JsonChange } from '@runback/diff';
 import type { RecordedCall, RecordedCassette } from './cassette.js';
 
 /** How a replay answers calls. */
@@ -118,9 +118,4 @@ function missMessage(miss: ReplayMiss): string {
   });
   const more = miss.inputDiff.length > 3 ? `; and ${miss.inputDiff.length - 3} more` : '';
   return `strict replay: no recorded ${what} matches this request; nearest recorded call is seq ${miss.nearest.seq}, which differs at ${shown.join('; ') || '(no visible difference: check key_projection and redaction)'}${more}`;
-}
-
-function preview(value: unknown): string {
-  const text = JSON.stringify(value) ?? 'undefined';
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }

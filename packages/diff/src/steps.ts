@@ -3,8 +3,19 @@
 // timestamps, latency, `_hash`, metadata and digests are not part of a step: they differ between
 // two runs of the same work.
 import { oracleEntryOf } from '@runback/replay-digest';
-import { callName } from '../session/cassette.js';
 import type { Alignable } from './align.js';
+
+/** The name a call is grouped under: the model id, the tool name, or the env kind. */
+export function callName(event: Readonly<Record<string, unknown>>): string {
+  switch (event['type']) {
+    case 'llm':
+      return String((event['model'] as { model_id?: unknown } | undefined)?.model_id ?? '');
+    case 'tool':
+      return String(event['tool_name'] ?? '');
+    default:
+      return String(event['kind'] ?? '');
+  }
+}
 
 /** One step of a run. */
 export interface Step extends Alignable {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { record } from '../recorder/recorder.js';
-import { llmCall } from '../hooks/spans/llm.js';
-import { reasoning } from '../hooks/spans/reasoning.js';
-import { tool } from '../hooks/spans/tool.js';
-import { diffRecords } from './record-diff.js';
+import { record } from '../src/recorder/recorder.js';
+import { llmCall } from '../src/hooks/spans/llm.js';
+import { reasoning } from '../src/hooks/spans/reasoning.js';
+import { tool } from '../src/hooks/spans/tool.js';
+import { diffRecords } from '@runback/diff';
 
 interface Plan {
   readonly prompt?: string;

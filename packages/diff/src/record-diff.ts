@@ -1,9 +1,9 @@
-// `runback diff`: what changed between two runs, semantically. The steps are
+// What changed between two runs, semantically (`runback diff`). The steps are
 // aligned (align.ts) so an inserted or removed step reports once; for each changed step, its
 // input and output differences are JSON Pointer operations; the run's own input, output, status
 // and error are compared too. Token and latency figures per model are reported as deltas, not
 // as differences.
-import { diffJson, type JsonChange } from '../core/json-diff.js';
+import { diffJson, type JsonChange } from './json-diff.js';
 import { alignSteps } from './align.js';
 import { stepsOf, withoutStack, type Step } from './steps.js';
 

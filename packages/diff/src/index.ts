@@ -1,0 +1,12 @@
+// @runback/diff: what changed between two runback records. Browser-safe: no I/O, no node:*.
+export { diffJson, type JsonChange, type JsonDiffOptions } from './json-diff.js';
+export { alignSteps, pairGap, type Aligned, type Alignable, type AlignOptions } from './align.js';
+export { callName, stepsOf, withoutStack, type Step } from './steps.js';
+export {
+  diffRecords,
+  type ModelFigures,
+  type ModelTotals,
+  type RecordDiff,
+  type StepChange,
+} from './record-diff.js';
+export { preview } from './preview.js';
