@@ -3,12 +3,20 @@
 // record. It copies on write: the agent's own objects are never modified.
 import { escapePointerToken } from '@runback/canonical';
 import { argError } from '../core/errors.js';
+import { redactJsonText } from './json-text.js';
 import {
+  ARGV_FLAG,
+  AWS_KEY_ID,
+  AWS_KEY_ID_REACH,
+  CONTEXT_RULES,
+  NAMED_VALUES,
   REDACTED,
   SECRET_NAME_ENDINGS,
   SECRET_QUERY_PARAMETER,
   SECRET_VALUE_PATTERNS,
+  isSwitchName,
   normaliseName,
+  type TextRule,
 } from './rules.js';
 
 /** How redaction is configured (`redact` option of a run). */
@@ -86,6 +94,15 @@ export class Redactor {
     return secret;
   }
 
+  /** Whether a program argument is a flag whose next argument is a secret (`--token`). */
+  #isSecretFlag(argument: string): boolean {
+    if (!argument.startsWith('--')) return false;
+    const flag = ARGV_FLAG.exec(argument);
+    return (
+      flag !== null && !isSwitchName(flag[1] as string) && this.isSecretName(flag[1] as string)
+    );
+  }
+
   /** Replaces secret-looking values in `value`; `base` prefixes the reported pointers. */
   redact<T>(value: T, base = ''): Redaction<T> {
     if (!this.#enabled) return { value, sites: [] };
@@ -94,16 +111,37 @@ export class Redactor {
     return { value: out, sites };
   }
 
-  /** Replaces credential formats inside one string; returns it unchanged when none match. */
+  /**
+   * Replaces secrets inside one string (docs/guides/recording.md, "Redaction", every text rule
+   * in rules.ts); returns it unchanged when none match.
+   */
   redactString(text: string): string {
     if (!this.#enabled) return text;
-    // The shortest thing a built-in rule matches (`&sig=x`) is 6 characters: most strings in an
-    // event (ids, roles, names, finish reasons) are shorter and need no scan.
-    if (text.length < 6 && this.#patterns.length === 1) return text;
-    let out = text;
+    // The shortest thing a built-in rule matches (`&sig=x`, `t=x`) is 3 characters: ids,
+    // roles and such short strings need no scan.
+    if (text.length < 3 && this.#patterns.length === 1) return text;
+    let out = redactJsonText(text, this.#isSecret);
+    for (const rule of CONTEXT_RULES)
+      if (scans(rule, out)) out = out.replace(rule.pattern, awsSecretBesideKeyId);
     for (const pattern of this.#patterns) out = out.replace(pattern, REDACTED);
+    for (const rule of NAMED_VALUES)
+      if (scans(rule, out)) out = out.replace(rule.pattern, this.#namedValue);
     return out.includes('=') ? out.replace(SECRET_QUERY_PARAMETER, `$1${REDACTED}`) : out;
   }
+
+  readonly #isSecret = (name: string): boolean => this.isSecretName(name);
+
+  /** Replacer of the named-value rules: the value goes when the name is secret. */
+  readonly #namedValue = (match: string, name: string, _between: string, value: string): string => {
+    if (isSwitchName(name) || !this.isSecretName(name)) return match;
+    if (value === 'null' || value === 'true' || value === 'false') return match;
+    // Quoted where the value was, or where the name was (JSON-like text stays JSON-like).
+    const replacement = value.startsWith('"') || match.startsWith('"') ? `"${REDACTED}"` : REDACTED;
+    // Every named-value pattern ends with its value: the name and what follows it are kept.
+    return value === replacement
+      ? match
+      : match.slice(0, match.length - value.length) + replacement;
+  };
 
   // The JSON Pointer of a value is only built when something there is redacted: walking a
   // clean event allocates nothing.
@@ -116,11 +154,20 @@ export class Redactor {
     if (typeof value !== 'object' || value === null) return value;
     if (Array.isArray(value)) {
       let copy: unknown[] | undefined;
+      // Rule argv-secret-flag: in a list of program arguments, the one after `--password`.
+      let flagged = false;
       for (let i = 0; i < value.length; i++) {
         const item: unknown = value[i];
         walk.path.push(i);
-        const next = this.#walk(item, walk);
+        let next: unknown;
+        if (flagged && typeof item === 'string' && !item.startsWith('-') && item !== REDACTED) {
+          next = REDACTED;
+          walk.sites.push(pointerOf(walk));
+        } else {
+          next = this.#walk(item, walk);
+        }
         walk.path.pop();
+        flagged = typeof item === 'string' && this.#isSecretFlag(item);
         if (next !== item) (copy ??= value.slice())[i] = next;
       }
       return copy ?? value;
@@ -151,6 +198,24 @@ export class Redactor {
     }
     return copy ?? value;
   }
+}
+
+/** Whether a text rule's pre-check lets it scan `text`. */
+function scans(rule: TextRule, text: string): boolean {
+  return rule.needs === undefined || rule.needs.some((needle) => text.includes(needle));
+}
+
+/**
+ * Replacer of rule aws-secret-access-key: a 40-character candidate goes when an access key id
+ * stands within reach and it looks random (mixed case, not hexadecimal like a git revision).
+ */
+function awsSecretBesideKeyId(candidate: string, offset: number, whole: string): string {
+  if (!/[a-z]/.test(candidate) || !/[A-Z]/.test(candidate)) return candidate;
+  const around = whole.slice(
+    Math.max(0, offset - AWS_KEY_ID_REACH),
+    offset + candidate.length + AWS_KEY_ID_REACH,
+  );
+  return AWS_KEY_ID.test(around) ? REDACTED : candidate;
 }
 
 /** An optional list option: its elements, or a labelled TypeError when it is not an array. */
