@@ -158,6 +158,7 @@ describe('recordCommand', () => {
       text: '0123',
       bytes: 10,
       sha256: sha256('0123456789'),
+      sha256_covers: 'redacted-lines',
       truncated: true,
     });
     expect(end['output']).toMatchObject({ stdout: result.stdout });
@@ -169,7 +170,8 @@ describe('recordCommand', () => {
     const { text, end } = await recordScript(`console.log('key ${SAMPLE_SECRETS.openai}')`);
     expect(text).not.toContain(SAMPLE_SECRETS.openai);
     expect(end['output']).toMatchObject({
-      stdout: { text: 'key [REDACTED]\n', sha256: sha256(`key ${SAMPLE_SECRETS.openai}\n`) },
+      // The digest covers the stored (redacted) stream, never the secret.
+      stdout: { text: 'key [REDACTED]\n', sha256: sha256('key [REDACTED]\n') },
     });
     expect(end.metadata).toMatchObject({ redacted: ['/output/stdout/text'] });
   });
