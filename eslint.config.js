@@ -1,6 +1,7 @@
 // Flat ESLint config shared by every package (each package runs `eslint .`).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { sdkLayerZones } from './packages/sdk/layer-zones.js';
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/.turbo/**', 'coverage/**'] },
@@ -53,4 +54,6 @@ export default tseslint.config(
       ),
     },
   },
+  // The SDK's layer zones: each folder of packages/sdk/src imports only the layers below it.
+  ...sdkLayerZones(),
 );
