@@ -13,14 +13,14 @@ const pinned = { pinned: [PEM.current] };
 
 /** The loan run with `edit` applied to its (unsealed) events and summary, sealed and signed. */
 function sealedWith(edit: (run: Json, events: Json[]) => void): Json {
-  const input = loanRun() as { run: Json; events: Json[] };
+  const input = loanRun();
   edit(input.run, input.events);
-  return viaJson(sealRecord(input, { generatedAt: GENERATED_AT, signer })) as Json;
+  return viaJson(sealRecord(input, { generatedAt: GENERATED_AT, signer }));
 }
 
 /** Re-signs a record after its manifest was edited. */
 function resigned(record: Json): Json {
-  return viaJson(signRecord(record as SealedRecord, signer)) as Json;
+  return viaJson(signRecord(record as SealedRecord, signer));
 }
 
 const codes = (r: { errors: readonly { code: string }[] }): string[] => r.errors.map((e) => e.code);

@@ -103,7 +103,7 @@ describe('tampering property', () => {
           const record = viaJson(original);
           const { parent, key } = parentOf(record, eventPaths[i] as Path);
           if (Array.isArray(parent)) parent.splice(key as number, 1);
-          else delete (parent as Json)[key as string];
+          else delete (parent)[key as string];
           expect(verify(record, trust).verdict).not.toBe('valid');
         }),
         { numRuns: 200 },

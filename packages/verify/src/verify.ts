@@ -6,13 +6,13 @@ import { decodeJsonInput, parseJsonStrictSpans } from './json/index.js';
 import { readJsonData, type JsonDataResult } from './json-data.js';
 import { scanCanonicalEvents, type CanonicalEvents } from './fast-path/canonical-events.js';
 import { verdictOf, type VerifyError, type VerifyResult } from './result.js';
-import { checkCassette } from './steps/cassette.js';
+import { checkCassette, type CassetteStepResult } from './steps/cassette.js';
 import { checkChain } from './steps/chain.js';
 import { checkConsistent } from './steps/consistent.js';
-import { partsOf } from './steps/context.js';
+import { partsOf, type StepResult } from './steps/context.js';
 import { checkDigest } from './steps/digest.js';
 import { checkSchema } from './steps/schema.js';
-import { checkRecordSignature } from './signature/step.js';
+import { checkRecordSignature, type SignatureStepResult } from './signature/step.js';
 import { assertTrustPolicy, type TrustPolicy } from './signature/trust.js';
 
 /**
@@ -83,7 +83,7 @@ export function verifyJsonWith(
 }
 
 /** The pipeline behind a last-resort catch: a defect or a hostile object never yields valid. */
-function verifyWithPolicy(
+export function verifyWithPolicy(
   record: unknown,
   options: VerifyOptions,
   known: CanonicalEvents | null = null,
@@ -122,6 +122,22 @@ function runPipeline(
   // 6. signature — who signed the two digests, judged against the trust policy.
   const signature = checkRecordSignature(parts, options);
 
+  return assembleResult({ schema, consistent, chain, digest, cassette, signature });
+}
+
+/** The six step results, in pipeline order. */
+export interface StepResults {
+  readonly schema: StepResult;
+  readonly consistent: StepResult;
+  readonly chain: StepResult;
+  readonly digest: StepResult;
+  readonly cassette: CassetteStepResult;
+  readonly signature: SignatureStepResult;
+}
+
+/** The result object from the six steps' results (docs/spec.md §5.7). */
+export function assembleResult(steps: StepResults): VerifyResult {
+  const { schema, consistent, chain, digest, cassette, signature } = steps;
   const integrity = schema.ok && consistent.ok && chain.ok && digest.ok && cassette.ok;
   const verdict = verdictOf(integrity, signature.outcome);
   const result: VerifyResult = {
@@ -150,7 +166,7 @@ function runPipeline(
 }
 
 /** The result for input that could not be read as a record at all. */
-function failure(error: VerifyError): VerifyResult {
+export function failure(error: VerifyError): VerifyResult {
   return {
     verdict: 'invalid',
     integrity: false,

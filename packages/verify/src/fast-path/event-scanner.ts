@@ -97,7 +97,7 @@ export class EventScanner {
       if (end === undefined || end < 0) return null;
       this.#ends[k] = end;
       this.#canonical[k] = canonical ? 1 : 0;
-      if (!canonical) this.#memberCount = this.#firstMember[k] as number;
+      if (!canonical) this.#memberCount = this.#firstMember[k];
       i = skipWhitespace(text, end);
       const c = text.charCodeAt(i);
       if (c === 0x5d) return this.#result();
@@ -137,6 +137,8 @@ export class EventScanner {
     if (nextBackslash < at) {
       nextBackslash = text.indexOf('\\', at);
       if (nextBackslash < 0) nextBackslash = n;
+      // Kept even if this event is declined, so the next one does not search again.
+      this.#nextBackslash = nextBackslash;
     }
     let depth = 0;
     let deepest = 0;

@@ -138,7 +138,7 @@ function check(manifest: unknown, policy: Policy): SignatureCheck {
       `expected signature.value to be ${length} lowercase hex characters, got ${describeValue(value)}`,
     );
   }
-  const signatureHex = value as string;
+  const signatureHex = value;
 
   const replay = own(manifest, 'replay');
   const contentDigest = own(manifest, 'content_digest');
@@ -340,5 +340,7 @@ function describeValue(value: unknown): string {
       ? `a string of ${value.length} characters`
       : `the string ${JSON.stringify(value)}`;
   if (typeof value === 'object') return 'an object';
-  return `${typeof value} ${String(value)}`;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return `${typeof value} ${String(value)}`;
+  return typeof value;
 }

@@ -6,6 +6,7 @@ import {
   cassetteDigestsByReading,
   ReplayDigestError,
   type CassetteDigest,
+  type CassetteDigestsByReading,
   type KnownMemberTexts,
   type OutputReading,
 } from '@runback/replay-digest';
@@ -29,8 +30,20 @@ export function checkCassette(
   parts: RecordParts,
   known: KnownMemberTexts | null = null,
 ): CassetteStepResult {
+  return checkCassetteWith(parts, (events) => cassetteDigestsByReading(events, known ?? undefined));
+}
+
+/**
+ * The cassette check with the digests computed by `compute` (called only when there is an
+ * events array; it throws a ReplayDigestError for an event that cannot enter the stream), so
+ * that a streamed record can supply digests it computed as the events went by.
+ */
+export function checkCassetteWith(
+  parts: RecordParts,
+  compute: (events: readonly unknown[]) => CassetteDigestsByReading,
+): CassetteStepResult {
   const out = new StepErrors('cassette');
-  const reading = compareCassette(parts, known, out);
+  const reading = compareCassette(parts, compute, out);
   const notes: VerifyNote[] =
     reading === 'published' && out.errors.length === 0
       ? [
@@ -47,7 +60,7 @@ export function checkCassette(
 
 function compareCassette(
   parts: RecordParts,
-  known: KnownMemberTexts | null,
+  compute: (events: readonly unknown[]) => CassetteDigestsByReading,
   out: StepErrors,
 ): OutputReading | null {
   const { manifest, events } = parts;
@@ -72,9 +85,9 @@ function compareCassette(
     );
     return null;
   }
-  let computed: ReturnType<typeof cassetteDigestsByReading>;
+  let computed: CassetteDigestsByReading;
   try {
-    computed = cassetteDigestsByReading(events, known ?? undefined);
+    computed = compute(events);
   } catch (err) {
     const index = err instanceof ReplayDigestError ? err.eventIndex : undefined;
     const where = index === undefined ? '' : `event ${index}: `;

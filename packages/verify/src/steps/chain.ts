@@ -28,45 +28,71 @@ export function checkChain(
   parts: RecordParts,
   known: KnownEventTexts | null = null,
 ): ChainStepResult {
-  const out = new StepErrors('chain');
   const { events } = parts;
-  if (events === null) {
-    out.add('CHAIN_NO_EVENTS', 'expected an events array to recompute the chain, got none');
-    return { ...out.result(), contentDigest: null };
-  }
-  let head = GENESIS_HASH;
-  let reported = false;
+  const chain = new ChainAccumulator();
+  if (events === null) return chain.result(false);
   for (let i = 0; i < events.length; i++) {
-    const event = events[i];
+    if (!chain.add(events[i], i, known?.eventText(i))) break;
+  }
+  return chain.result(true);
+}
+
+/** The chain step one event at a time (a streamed record is never held whole). */
+export class ChainAccumulator {
+  readonly #out = new StepErrors('chain');
+  #head = GENESIS_HASH;
+  #reported = false;
+  #broken = false;
+
+  /**
+   * Hashes the event at `index` (events come in array order, from 0), from `text` (its
+   * canonical form without _hash) when given. Returns false once the chain cannot go on.
+   */
+  add(event: unknown, index: number, text?: string): boolean {
+    if (this.#broken) return false;
     if (!isObject(event)) {
-      out.add(
+      this.#out.add(
         'CHAIN_NOT_HASHABLE',
-        `expected event ${i} to be an object to hash, got something else`,
-        i,
+        `expected event ${index} to be an object to hash, got something else`,
+        index,
       );
-      return { ...out.result(), contentDigest: null };
+      this.#broken = true;
+      return false;
     }
-    const text = known?.eventText(i);
     let hash: string;
     try {
-      hash = text === undefined ? eventHash(head, event) : eventHashOfCanonical(head, text);
+      hash =
+        text === undefined ? eventHash(this.#head, event) : eventHashOfCanonical(this.#head, text);
     } catch (err) {
-      out.add(
+      this.#out.add(
         'CHAIN_NOT_HASHABLE',
-        `event ${i} has no canonical form: ${(err as Error).message}`,
-        i,
+        `event ${index} has no canonical form: ${(err as Error).message}`,
+        index,
       );
-      return { ...out.result(), contentDigest: null };
+      this.#broken = true;
+      return false;
     }
-    head = hash;
-    if (!reported && event[HASH_MEMBER] !== hash) {
-      reported = true;
-      out.add(
+    this.#head = hash;
+    if (!this.#reported && event[HASH_MEMBER] !== hash) {
+      this.#reported = true;
+      this.#out.add(
         'CHAIN_HASH_MISMATCH',
-        `expected event ${i} _hash to be ${hash}, got ${typeof event[HASH_MEMBER] === 'string' ? event[HASH_MEMBER] : 'no hash'} (the event or one before it was changed)`,
-        i,
+        `expected event ${index} _hash to be ${hash}, got ${typeof event[HASH_MEMBER] === 'string' ? event[HASH_MEMBER] : 'no hash'} (the event or one before it was changed)`,
+        index,
       );
     }
+    return true;
   }
-  return { ...out.result(), contentDigest: contentDigestOf(head) };
+
+  /** The step's result; `hadEvents` false when the record has no events array. */
+  result(hadEvents: boolean): ChainStepResult {
+    if (!hadEvents) {
+      this.#out.add('CHAIN_NO_EVENTS', 'expected an events array to recompute the chain, got none');
+      return { ...this.#out.result(), contentDigest: null };
+    }
+    return {
+      ...this.#out.result(),
+      contentDigest: this.#broken ? null : contentDigestOf(this.#head),
+    };
+  }
 }

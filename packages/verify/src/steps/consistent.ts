@@ -14,6 +14,72 @@ import { instantOf, sameInstant } from './instant.js';
 
 /** Checks rules 1–5 of the consistent check. */
 export function checkConsistent(parts: RecordParts): StepResult {
+  const facts = new ConsistentFacts();
+  const events = parts.events ?? [];
+  for (let i = 0; i < events.length; i++) facts.add(events[i], i);
+  return checkConsistentFacts(parts, facts);
+}
+
+/**
+ * What the consistent check needs from the events, gathered one event at a time so that a
+ * streamed record need not be held whole: the count, the first events that break the run id,
+ * seq and run-phase rules, the run start and end events, and the seqs (8 bytes an event).
+ */
+export class ConsistentFacts {
+  count = 0;
+  #firstRunId: unknown = undefined;
+  #otherRunId: { index: number; value: unknown } | null = null;
+  badSeq: { index: number; value: unknown } | null = null;
+  #seqs = new Float64Array(1024);
+  increasing = true;
+  repeatedPhase: { phase: RunPhase; index: number; first: number } | null = null;
+  readonly found: Partial<Record<RunPhase, PhaseEvent>> = {};
+
+  /** Adds the event at `index` (events are added in array order, from 0). */
+  add(event: unknown, index: number): void {
+    this.count = index + 1;
+    const object = isObject(event) ? event : null;
+    const runId = object?.['run_id'];
+    if (index === 0) this.#firstRunId = runId;
+    else if (this.#otherRunId === null && runId !== this.#firstRunId)
+      this.#otherRunId = { index, value: runId };
+    if (this.badSeq === null) {
+      const seq = object?.['seq'];
+      if (typeof seq !== 'number' || !Number.isInteger(seq) || seq < 0) {
+        this.badSeq = { index, value: seq };
+      } else {
+        if (index === this.#seqs.length) {
+          const grown = new Float64Array(this.#seqs.length * 2);
+          grown.set(this.#seqs);
+          this.#seqs = grown;
+        }
+        if (index > 0 && seq <= (this.#seqs[index - 1] as number)) this.increasing = false;
+        this.#seqs[index] = seq;
+      }
+    }
+    if (object === null || object['type'] !== 'run' || this.repeatedPhase !== null) return;
+    const phase = object['phase'];
+    if (phase !== 'start' && phase !== 'end') return;
+    const first = this.found[phase];
+    if (first !== undefined) this.repeatedPhase = { phase, index, first: first.index };
+    else this.found[phase] = { event: object, index };
+  }
+
+  /** The first event whose run_id is not `runId`, or null. */
+  firstOtherRunId(runId: string): { index: number; value: unknown } | null {
+    if (this.count === 0) return null;
+    if (this.#firstRunId !== runId) return { index: 0, value: this.#firstRunId };
+    return this.#otherRunId;
+  }
+
+  /** The seq of event `index` (read only when no event has a bad seq). */
+  seqAt(index: number): number {
+    return this.#seqs[index] as number;
+  }
+}
+
+/** Rules 1–5 over gathered facts (`parts.events` is only tested for presence). */
+export function checkConsistentFacts(parts: RecordParts, facts: ConsistentFacts): StepResult {
   const out = new StepErrors('consistent');
   const { manifest, run, events } = parts;
   if (manifest === null || run === null || events === null) {
@@ -23,10 +89,10 @@ export function checkConsistent(parts: RecordParts): StepResult {
     );
     return out.result();
   }
-  checkRunIds(manifest, run, events, out);
-  checkEventCount(manifest, events, out);
-  checkSeqs(events, out);
-  checkRunPhases(run, events, out);
+  checkRunIds(manifest, run, facts, out);
+  checkEventCount(manifest, facts.count, out);
+  checkSeqs(facts, out);
+  checkRunPhases(run, facts, out);
   return out.result();
 }
 
@@ -34,7 +100,7 @@ export function checkConsistent(parts: RecordParts): StepResult {
 function checkRunIds(
   manifest: JsonObject,
   run: JsonObject,
-  events: readonly unknown[],
+  facts: ConsistentFacts,
   out: StepErrors,
 ): void {
   const runId = manifest['run_id'];
@@ -48,54 +114,43 @@ function checkRunIds(
       `expected run.run_id to equal manifest.run_id ${describe(runId)}, got ${describe(run['run_id'])}`,
     );
   }
-  for (let i = 0; i < events.length; i++) {
-    const event = events[i];
-    const eventRunId = isObject(event) ? event['run_id'] : undefined;
-    if (eventRunId !== runId) {
-      out.add(
-        'CONSISTENT_RUN_ID',
-        `expected event ${i} run_id to equal manifest.run_id ${describe(runId)}, got ${describe(eventRunId)}`,
-        i,
-      );
-      return;
-    }
+  const other = facts.firstOtherRunId(runId);
+  if (other !== null) {
+    out.add(
+      'CONSISTENT_RUN_ID',
+      `expected event ${other.index} run_id to equal manifest.run_id ${describe(runId)}, got ${describe(other.value)}`,
+      other.index,
+    );
   }
 }
 
 // Rule 2: manifest.event_count === events.length.
-function checkEventCount(manifest: JsonObject, events: readonly unknown[], out: StepErrors): void {
-  if (manifest['event_count'] !== events.length) {
+function checkEventCount(manifest: JsonObject, count: number, out: StepErrors): void {
+  if (manifest['event_count'] !== count) {
     out.add(
       'CONSISTENT_EVENT_COUNT',
-      `expected manifest.event_count to be ${events.length} (the number of events), got ${describe(manifest['event_count'])}`,
+      `expected manifest.event_count to be ${count} (the number of events), got ${describe(manifest['event_count'])}`,
     );
   }
 }
 
 // Rule 5: every seq is an integer >= 0 and no two are equal.
-function checkSeqs(events: readonly unknown[], out: StepErrors): void {
-  const seqs: number[] = [];
+function checkSeqs(facts: ConsistentFacts, out: StepErrors): void {
+  if (facts.badSeq !== null) {
+    const { index, value } = facts.badSeq;
+    out.add(
+      'CONSISTENT_SEQ',
+      `expected event ${index} seq to be an integer >= 0, got ${describe(value)}`,
+      index,
+    );
+    return;
+  }
   // Seqs assigned in recording order are strictly increasing, which proves them unique
   // without a map; only records that are not need one.
-  let increasing = true;
-  for (let i = 0; i < events.length; i++) {
-    const event = events[i];
-    const seq = isObject(event) ? event['seq'] : undefined;
-    if (typeof seq !== 'number' || !Number.isInteger(seq) || seq < 0) {
-      out.add(
-        'CONSISTENT_SEQ',
-        `expected event ${i} seq to be an integer >= 0, got ${describe(seq)}`,
-        i,
-      );
-      return;
-    }
-    if (i > 0 && seq <= (seqs[i - 1] as number)) increasing = false;
-    seqs.push(seq);
-  }
-  if (increasing) return;
+  if (facts.increasing) return;
   const seen = new Map<number, number>();
-  for (let i = 0; i < seqs.length; i++) {
-    const seq = seqs[i] as number;
+  for (let i = 0; i < facts.count; i++) {
+    const seq = facts.seqAt(i);
     const first = seen.get(seq);
     if (first !== undefined) {
       out.add(
@@ -110,24 +165,17 @@ function checkSeqs(events: readonly unknown[], out: StepErrors): void {
 }
 
 // Rules 3 and 4: at most one run start and one run end; the summary matches them.
-function checkRunPhases(run: JsonObject, events: readonly unknown[], out: StepErrors): void {
-  const found: Partial<Record<RunPhase, PhaseEvent>> = {};
-  for (let i = 0; i < events.length; i++) {
-    const event = events[i];
-    if (!isObject(event) || event['type'] !== 'run') continue;
-    const phase = event['phase'];
-    if (phase !== 'start' && phase !== 'end') continue;
-    const first = found[phase];
-    if (first !== undefined) {
-      out.add(
-        'CONSISTENT_RUN_PHASES',
-        `expected at most one run ${phase} event, got a second at event ${i} (first at ${first.index})`,
-        i,
-      );
-      return;
-    }
-    found[phase] = { event, index: i };
+function checkRunPhases(run: JsonObject, facts: ConsistentFacts, out: StepErrors): void {
+  const repeated = facts.repeatedPhase;
+  if (repeated !== null) {
+    out.add(
+      'CONSISTENT_RUN_PHASES',
+      `expected at most one run ${repeated.phase} event, got a second at event ${repeated.index} (first at ${repeated.first})`,
+      repeated.index,
+    );
+    return;
   }
+  const found = facts.found;
 
   const end = found.end;
   if (end !== undefined) {

@@ -64,5 +64,7 @@ export function describe(value: unknown): string {
     return `"${shown}"`;
   }
   if (typeof value === 'object') return 'an object';
-  return `${typeof value} ${String(value)}`;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return `${typeof value} ${String(value)}`;
+  return typeof value;
 }

@@ -43,15 +43,17 @@ export function checkSchema(parts: RecordParts): StepResult {
 
 /** Each event: an object with the base members of the format, of the right JSON types. */
 function checkEvents(events: readonly unknown[], out: StepErrors): void {
-  for (let i = 0; i < events.length; i++) {
-    const event = events[i];
-    if (!isObject(event)) {
-      out.add('SCHEMA_EVENT', `expected event ${i} to be an object, got ${describe(event)}`, i);
-      continue;
-    }
-    const problem = eventBaseProblem(event);
-    if (problem !== null) out.add('SCHEMA_EVENT', `event ${i}: ${problem}`, i);
+  for (let i = 0; i < events.length; i++) checkEventSchema(events[i], i, out);
+}
+
+/** The schema rule for the event at `index`. */
+export function checkEventSchema(event: unknown, index: number, out: StepErrors): void {
+  if (!isObject(event)) {
+    out.add('SCHEMA_EVENT', `expected event ${index} to be an object, got ${describe(event)}`, index);
+    return;
   }
+  const problem = eventBaseProblem(event);
+  if (problem !== null) out.add('SCHEMA_EVENT', `event ${index}: ${problem}`, index);
 }
 
 function eventBaseProblem(event: Record<string, unknown>): string | null {

@@ -126,7 +126,7 @@ function project(input: J, kp: J): J {
 }
 
 // digests -----------------------------------------------------------------------------------
-function entry(e: J, reading: 'seed' | 'published'): J | null {
+function entry(e: J, reading: 'seed' | 'published'): J {
   if (!isObj(e)) return null;
   if (e['type'] === 'env') return { kind: e['kind'], key: e['key'], output: e['output'] };
   if (e['type'] !== 'llm' && e['type'] !== 'tool') return null;
@@ -215,7 +215,7 @@ function schema(r: J): boolean {
     return false;
   if (!isObj(r['manifest']) || !isObj(r['run']) || !Array.isArray(r['events'])) return false;
   const str = (v: J): boolean => typeof v === 'string' && v !== '';
-  return (r['events'] as J[]).every(
+  return (r['events']).every(
     (e) =>
       isObj(e) &&
       e['schema_version'] === 1 &&

@@ -1,0 +1,150 @@
+// The cassette digest of a streamed record (docs/spec.md §4.3). Entries must be hashed in seq
+// order, but writers append events in completion order, so concurrent calls arrive a little
+// out of seq order. A bounded reorder buffer (a heap on seq, then array index, as the stable
+// seq sort orders them) holds entries until the budget is spent; an entry that arrives after
+// a later one has already been hashed cannot be placed, and the digest is then refused.
+import { EMPTY_SHA256, sha256Hex } from '@runback/canonical';
+import {
+  entryTextsByReading,
+  ReplayDigestError,
+  type CassetteDigestsByReading,
+  type EntryTexts,
+} from '@runback/replay-digest';
+
+interface Pending {
+  readonly seq: number;
+  readonly index: number;
+  readonly texts: EntryTexts | null;
+  readonly error: Error | null;
+  readonly size: number;
+}
+
+/** Thrown when the events are further out of seq order than the reorder buffer can mend. */
+export class StreamOrderError extends Error {}
+
+/** Default reorder budget: characters of entry text held at once. */
+export const REORDER_BUDGET = 16 * 1024 * 1024;
+
+export class StreamCassette {
+  readonly #heap: Pending[] = [];
+  #held = 0;
+  #published = '';
+  #seed = '';
+  #diverged = false;
+  #count = 0;
+  #lastSeq = -Infinity;
+  #lastIndex = -1;
+  #error: Error | null = null;
+  #unordered = false;
+
+  constructor(private readonly budget = REORDER_BUDGET) {}
+
+  /** Adds the event at `index` (events come in array order). */
+  add(event: unknown, index: number): void {
+    if (this.#error !== null || this.#unordered) return;
+    const raw = (event as { seq?: unknown } | null)?.seq;
+    const seq = typeof raw === 'number' && !Number.isNaN(raw) ? raw : Infinity;
+    let texts: EntryTexts | null = null;
+    let error: Error | null = null;
+    try {
+      texts = entryTextsByReading(event, undefined, index);
+    } catch (err) {
+      if (err instanceof ReplayDigestError) err.eventIndex = index;
+      error = err instanceof Error ? err : new Error(String(err));
+    }
+    if (texts === null && error === null) return;
+    if (before(seq, index, this.#lastSeq, this.#lastIndex)) {
+      this.#unordered = true;
+      return;
+    }
+    const size =
+      texts === null
+        ? 0
+        : texts.published.length + (texts.seed === texts.published ? 0 : texts.seed.length);
+    this.#push({ seq, index, texts, error, size });
+    while (this.#held > this.budget && this.#heap.length > 0) this.#emit();
+  }
+
+  /** The digests under both readings; throws what cassetteDigest would throw. */
+  digests(): CassetteDigestsByReading {
+    while (this.#heap.length > 0 && this.#error === null && !this.#unordered) this.#emit();
+    if (this.#unordered) {
+      throw new StreamOrderError(
+        `expected events no further out of seq order than ${this.budget} characters of oracle entries, got an entry that belongs before ones already hashed (verify this record with verifyJson)`,
+      );
+    }
+    if (this.#error !== null) throw this.#error;
+    const digestOf = (head: string) => ({
+      digest: this.#count === 0 ? EMPTY_SHA256 : head,
+      entryCount: this.#count,
+    });
+    return {
+      published: digestOf(this.#published),
+      seed: digestOf(this.#seed),
+      diverged: this.#diverged,
+    };
+  }
+
+  #emit(): void {
+    const item = this.#pop();
+    this.#lastSeq = item.seq;
+    this.#lastIndex = item.index;
+    if (item.error !== null) {
+      this.#error = item.error;
+      return;
+    }
+    const { published, seed } = item.texts as EntryTexts;
+    this.#count++;
+    if (!this.#diverged && seed === published) {
+      this.#published = this.#seed = sha256Hex(this.#published + published);
+      return;
+    }
+    this.#diverged = true;
+    this.#published = sha256Hex(this.#published + published);
+    this.#seed = sha256Hex(this.#seed + seed);
+  }
+
+  #push(item: Pending): void {
+    const heap = this.#heap;
+    heap.push(item);
+    this.#held += item.size;
+    let k = heap.length - 1;
+    while (k > 0) {
+      const parent = (k - 1) >> 1;
+      const p = heap[parent] as Pending;
+      if (!before(item.seq, item.index, p.seq, p.index)) break;
+      heap[k] = p;
+      k = parent;
+    }
+    heap[k] = item;
+  }
+
+  #pop(): Pending {
+    const heap = this.#heap;
+    const top = heap[0] as Pending;
+    const last = heap.pop() as Pending;
+    this.#held -= top.size;
+    if (heap.length > 0) {
+      let k = 0;
+      for (;;) {
+        const l = 2 * k + 1;
+        if (l >= heap.length) break;
+        const r = l + 1;
+        const a = heap[l] as Pending;
+        const b = heap[r];
+        const child = b !== undefined && before(b.seq, b.index, a.seq, a.index) ? r : l;
+        const c = heap[child] as Pending;
+        if (!before(c.seq, c.index, last.seq, last.index)) break;
+        heap[k] = c;
+        k = child;
+      }
+      heap[k] = last;
+    }
+    return top;
+  }
+}
+
+/** Whether (seq, index) sorts before (otherSeq, otherIndex): the stable seq order. */
+function before(seq: number, index: number, otherSeq: number, otherIndex: number): boolean {
+  return seq === otherSeq ? index < otherIndex : seq < otherSeq;
+}

@@ -1,0 +1,212 @@
+// verifyStream: a record read from a stream of bytes, one event at a time, so memory stays
+// bounded by the largest event (plus 8 bytes of seq per event and a bounded reorder buffer for
+// the cassette) rather than the record. Same reading rules (docs/spec.md §6) and the same
+// result as verifyJson on the same bytes; only the wording of a syntax error's position
+// differs.
+import { parseJsonStrict } from '../json/index.js';
+import { DEFAULT_MAX_DEPTH, type JsonReadError } from '../json/types.js';
+import type { VerifyResult } from '../result.js';
+import { checkRecordSignature } from '../signature/step.js';
+import { assertTrustPolicy } from '../signature/trust.js';
+import { checkCassetteWith } from '../steps/cassette.js';
+import { ChainAccumulator } from '../steps/chain.js';
+import { checkConsistentFacts, ConsistentFacts } from '../steps/consistent.js';
+import { partsOf, StepErrors, type JsonObject } from '../steps/context.js';
+import { checkDigest } from '../steps/digest.js';
+import { checkEventSchema, checkSchema } from '../steps/schema.js';
+import { assembleResult, failure, verifyWithPolicy, type VerifyOptions } from '../verify.js';
+import { RecordSplitter, type SplitSink } from './record-splitter.js';
+import { StreamCassette } from './stream-cassette.js';
+
+/** Bytes as a stream: a Node Readable, any async iterable of chunks, or a web ReadableStream. */
+export type ByteSource = AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>;
+
+/**
+ * Verifies a record read from a stream of bytes (strict UTF-8; duplicate members, nesting over
+ * 512 and out-of-range numbers rejected), holding one event at a time. Resolves to the same
+ * result as verifyJson on the same bytes; it rejects only for malformed options (as verify
+ * throws) and never for anything in the stream.
+ */
+export async function verifyStream(
+  source: ByteSource,
+  options: VerifyOptions = {},
+): Promise<VerifyResult> {
+  assertTrustPolicy(options);
+  const reader = new StreamReader(options);
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let bytes = 0;
+  try {
+    for await (const chunk of chunksOf(source)) {
+      if (!(chunk instanceof Uint8Array))
+        return failure({
+          check: 'schema',
+          code: 'JSON_SYNTAX',
+          message: `expected the stream to yield Uint8Array chunks, got ${typeof chunk}`,
+        });
+      let text: string;
+      try {
+        text = decoder.decode(chunk, { stream: true });
+      } catch {
+        return invalidUtf8(bytes);
+      }
+      bytes += chunk.length;
+      reader.feed(text);
+    }
+    try {
+      reader.feed(decoder.decode());
+    } catch {
+      return invalidUtf8(bytes);
+    }
+    return reader.finish();
+  } catch (err) {
+    return failure({
+      check: 'schema',
+      code: 'VERIFY_UNREADABLE',
+      message: `expected a readable stream, got an error while reading it: ${(err as Error)?.message ?? String(err)}`,
+    });
+  }
+}
+
+function invalidUtf8(offset: number): VerifyResult {
+  return failure({
+    check: 'schema',
+    code: 'JSON_INVALID_UTF8',
+    message: `invalid UTF-8 at or after byte offset ${offset} (expected well-formed UTF-8 text)`,
+  });
+}
+
+async function* chunksOf(source: ByteSource): AsyncGenerator<Uint8Array> {
+  if (Symbol.asyncIterator in source) {
+    yield* source as AsyncIterable<Uint8Array>;
+    return;
+  }
+  const reader = (source as ReadableStream<Uint8Array>).getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+/** Reading errors that end the reading (syntax, nesting) and those that only spoil the verdict. */
+const HARD: ReadonlySet<string> = new Set(['JSON_SYNTAX', 'JSON_TOO_DEEP', 'JSON_EMPTY']);
+
+class StreamReader implements SplitSink {
+  readonly #options: VerifyOptions;
+  readonly #splitter = new RecordSplitter(this);
+  readonly #top: JsonObject = {};
+  readonly #names = new Set<string>();
+  #streamed = false;
+  #hard: JsonReadError | null = null;
+  #semantic: JsonReadError | null = null;
+  #wholeText: string | null = null;
+  readonly #schema = new StepErrors('schema');
+  readonly #facts = new ConsistentFacts();
+  readonly #chain = new ChainAccumulator();
+  readonly #cassette = new StreamCassette();
+
+  constructor(options: VerifyOptions) {
+    this.#options = options;
+  }
+
+  feed(text: string): void {
+    // After a reading error the rest is still decoded (invalid UTF-8 anywhere wins), not read.
+    if (this.#hard === null) this.#splitter.feed(text);
+  }
+
+  finish(): VerifyResult {
+    if (this.#hard === null) this.#splitter.finish();
+    const error = this.#hard ?? this.#splitter.error ?? this.#semantic;
+    if (error !== null)
+      return failure({ check: 'schema', code: error.code, message: error.message });
+    if (!this.#splitter.seenAny)
+      return failure({
+        check: 'schema',
+        code: 'JSON_EMPTY',
+        message: 'empty input: expected a JSON value',
+      });
+    if (this.#wholeText !== null) {
+      const parsed = parseJsonStrict(this.#wholeText);
+      if (!parsed.ok)
+        return failure({ check: 'schema', code: parsed.error.code, message: parsed.error.message });
+      return verifyWithPolicy(parsed.value, this.#options);
+    }
+    return this.#result();
+  }
+
+  member(name: string, text: string): void {
+    if (this.#hard !== null) return;
+    const parsed = parseJsonStrict(text, { maxDepth: DEFAULT_MAX_DEPTH - 1 });
+    if (!parsed.ok) return this.#readError(parsed.error);
+    if (this.#names.has(name)) return this.#duplicate(name);
+    if (this.#semantic !== null) return;
+    this.#names.add(name);
+    Object.defineProperty(this.#top, name, {
+      value: parsed.value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+
+  eventsStart(): void {
+    if (this.#hard !== null) return;
+    if (this.#names.has('events')) return this.#duplicate('events');
+    this.#names.add('events');
+    this.#streamed = true;
+    this.#top['events'] = [];
+  }
+
+  event(text: string, index: number): void {
+    // After a duplicate or an out-of-range number the record is invalid, but a later syntax
+    // error still takes precedence (as in verifyJson), so pieces are still read.
+    if (this.#hard !== null) return;
+    const parsed = parseJsonStrict(text, { maxDepth: DEFAULT_MAX_DEPTH - 2 });
+    if (!parsed.ok) return this.#readError(parsed.error);
+    if (this.#semantic !== null) return;
+    const event = parsed.value;
+    checkEventSchema(event, index, this.#schema);
+    this.#facts.add(event, index);
+    this.#chain.add(event, index);
+    this.#cassette.add(event, index);
+  }
+
+  whole(text: string): void {
+    this.#wholeText = text;
+  }
+
+  #readError(error: JsonReadError): void {
+    if (HARD.has(error.code)) this.#hard = error;
+    else this.#semantic ??= error;
+  }
+
+  #duplicate(name: string): void {
+    this.#semantic ??= {
+      code: 'JSON_DUPLICATE_MEMBER',
+      message: `duplicate member name ${JSON.stringify(name)} in the top-level object (expected each member name once per object)`,
+      pointer: '',
+    };
+  }
+
+  #result(): VerifyResult {
+    const parts = partsOf(this.#top);
+    const streamed = this.#streamed && parts.events !== null;
+    const top = checkSchema(parts);
+    const schema = streamed
+      ? {
+          ok: top.ok && this.#schema.errors.length === 0,
+          errors: [...top.errors, ...this.#schema.errors],
+        }
+      : top;
+    const consistent = checkConsistentFacts(parts, this.#facts);
+    const chain = this.#chain.result(parts.events !== null);
+    const digest = checkDigest(parts, chain.contentDigest);
+    const cassette = checkCassetteWith(parts, () => this.#cassette.digests());
+    const signature = checkRecordSignature(parts, this.#options);
+    return assembleResult({ schema, consistent, chain, digest, cassette, signature });
+  }
+}
