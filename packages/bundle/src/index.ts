@@ -29,3 +29,10 @@ export {
   type ReleaseRun,
 } from './manifest.js';
 export { sha256Hex } from './sums.js';
+export {
+  verifyEvidence,
+  type EvidenceCheck,
+  type EvidenceError,
+  type EvidenceInput,
+  type EvidenceResult,
+} from './verify-evidence.js';

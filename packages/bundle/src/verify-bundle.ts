@@ -10,10 +10,18 @@ import {
   type VerifyOptions,
   type VerifyResult,
 } from '@runback/verify';
+import { anchorLineOf, type AnchorLine } from './anchors.js';
 import { declaredArtifacts } from './artifacts.js';
 import { issue, type BundleIssue } from './issues.js';
 import { readBundle, type ReadOptions } from './read-bundle.js';
-import { ARTIFACTS_DIR, PROOF_FILE, RECORD_FILE, SUMS_FILE, isKnownFile } from './paths.js';
+import {
+  ARTIFACTS_DIR,
+  PROOF_FILE,
+  RECORD_FILE,
+  REPORT_FILES,
+  SUMS_FILE,
+  isKnownFile,
+} from './paths.js';
 import { parseSums, sha256Hex } from './sums.js';
 
 /** How to verify a bundle. */
@@ -46,6 +54,10 @@ export interface BundleVerifyResult {
   /** Facts worth saying that are not failures (e.g. a proof that was not checked). */
   readonly notes: readonly string[];
   readonly files: readonly string[];
+  /** SHA-256 of each bundled report file (report.md, report.html), for anchors and manifests. */
+  readonly reportDigests: ReadonlyMap<string, string>;
+  /** The bundled record's head (run id, digests, event count), when its manifest has one. */
+  readonly head: AnchorLine | null;
 }
 
 export async function verifyBundle(
@@ -63,6 +75,8 @@ export async function verifyBundle(
       errors: read.issues,
       notes: [],
       files: [],
+      reportDigests: new Map(),
+      head: null,
     };
   }
   const { root, files } = read.bundle;
@@ -153,7 +167,23 @@ export async function verifyBundle(
 
   const recordVerdict = record?.verdict ?? 'invalid';
   const verdict: Verdict = errors.length > 0 ? 'invalid' : recordVerdict;
-  return { verdict, root, record, artifacts, proof, errors, notes, files: names };
+  const reportDigests = new Map<string, string>();
+  for (const name of REPORT_FILES) {
+    const bytes = files.get(name);
+    if (bytes !== undefined) reportDigests.set(name, sha256Hex(bytes));
+  }
+  return {
+    verdict,
+    root,
+    record,
+    artifacts,
+    proof,
+    errors,
+    notes,
+    files: names,
+    reportDigests,
+    head: anchorLineOf(recordValue),
+  };
 }
 
 function checkSums(files: ReadonlyMap<string, Uint8Array>): BundleIssue[] {

@@ -28,6 +28,8 @@ export type EvidenceErrorCode =
   | 'BUNDLE_ARTIFACT_MISMATCH'
   | 'BUNDLE_UNREADABLE'
   | 'BUNDLE_WRITE_FAILED'
+  // runback anchor
+  | 'ANCHOR_INPUT_INVALID'
   // runback report
   | 'REPORT_RECORD_INVALID'
   // runback export / import

@@ -44,6 +44,10 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'generate an Ed25519 key pair (PEM files) for signing',
     load: () => import('./commands/keygen.js'),
   },
+  anchor: {
+    summary: 'write anchors (heads.jsonl, heads.sha256) and a release manifest for records and bundles',
+    load: () => import('./commands/anchor.js'),
+  },
   bundle: {
     summary: 'write a reproducible evidence bundle (record, artifacts, reports, SHA256SUMS, proof)',
     load: () => import('./commands/bundle.js'),
