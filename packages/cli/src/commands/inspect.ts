@@ -7,6 +7,7 @@ import { parseCommandArgs } from '../command.js';
 import { CliError, EXIT, messageOf, usageError } from '../errors.js';
 import { formatSummary } from '../inspect/format.js';
 import { summarizeRecord } from '../inspect/summarize.js';
+import { recordBytesOf } from '../inspect/bundle.js';
 
 const usage = `Usage: runback inspect FILE [--json]
 
@@ -14,6 +15,7 @@ Summarize a runback record: run name, id, status and timing; events by type; LLM
 tokens per model; tools used and their errors; env reads; events that carry an error; and
 the chain status (verified without keys: the verdict, failed checks and the signer's key id).
 FILE may be "-" for standard input.
+A bundle from runback bundle (FILE.tar.gz) is summarized through its record.json.
 
 Options:
   --json       print the summary as one JSON object
@@ -41,12 +43,14 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
   }
   const path = positionals[0] as string;
   const name = path === '-' ? '(stdin)' : path;
-  let bytes: Uint8Array;
+  let input: Uint8Array;
   try {
-    bytes = await io.readInput(path);
+    input = await io.readInput(path);
   } catch (err) {
     throw usageError('USAGE_UNREADABLE_INPUT', `cannot read ${name}: ${messageOf(err)}`);
   }
+  // A bundle (runback bundle) is inspected through the record inside it.
+  const { bytes, bundle } = await recordBytesOf(input, name);
   const parsed = readJsonStrict(bytes);
   if (!parsed.ok) {
     throw new CliError('INSPECT_NOT_JSON', `cannot read ${name} as JSON: ${parsed.error.message}`, {
@@ -63,8 +67,9 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
   const summary = summarizeRecord(parsed.value, verifyJson(bytes));
   io.stdout(
     values.json
-      ? JSON.stringify({ file: name, ...summary }) + '\n'
-      : formatSummary(name, summary, makeStyle(useColor(io))),
+      ? JSON.stringify({ file: name, ...summary, ...(bundle === null ? {} : { bundle }) }) + '\n'
+      : (bundle === null ? '' : `bundle ${bundle.root}/: ${bundle.files.join(', ')}\n`) +
+          formatSummary(name, summary, makeStyle(useColor(io))),
   );
   return EXIT.ok;
 }
