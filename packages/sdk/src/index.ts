@@ -55,6 +55,15 @@ export type {
   ToolEvent,
 } from './core/events.js';
 
+/** Streaming a run to the audit service. */
+export {
+  HttpSink,
+  httpSinkFromEnv,
+  type HttpSinkOptions,
+  type HttpSinkResult,
+  type RunSink,
+} from './sinks/http-sink.js';
+
 /** Errors. */
 export { RunbackError, type RunbackErrorCode } from './core/errors.js';
 

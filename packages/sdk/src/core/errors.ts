@@ -26,7 +26,9 @@ export type RunbackErrorCode =
   /** The record to replay does not verify, or is not a record. */
   | 'REPLAY_RECORD_INVALID'
   /** A call in a replay that its integration cannot answer from the record. */
-  | 'REPLAY_UNSUPPORTED';
+  | 'REPLAY_UNSUPPORTED'
+  /** The run could not be delivered to the audit service (HttpSink). */
+  | 'HTTP_SINK_FAILED';
 
 /** A failure of recording, journaling or recovery, with a stable code. */
 export class RunbackError extends Error {

@@ -5,6 +5,7 @@ import type { Actor } from '../core/events.js';
 import type { CaptureEnvOptions } from '../session/capture-settings.js';
 import type { RedactionOptions } from '../redact/index.js';
 import type { ReplaySource } from '../session/replay-source.js';
+import type { RunSink } from '../sinks/http-sink.js';
 
 /** How a run is recorded. */
 export interface RunOptions {
@@ -26,6 +27,12 @@ export interface RunOptions {
    * record is written, and `runback recover` rebuilds the record from it after a crash.
    */
   readonly journal?: boolean | string;
+  /**
+   * Also sends every event to this sink as it is recorded, e.g. an {@link HttpSink} streaming
+   * the run to the audit service. The record is still written to `out` (or returned) as well;
+   * `end()` waits for the sink to deliver the run and fails if it could not.
+   */
+  readonly sink?: RunSink;
   /** Capture clock, randomness, UUIDs and fetch inside the run (default: off). */
   readonly captureEnv?: boolean | CaptureEnvOptions;
   /** Redaction of secrets before anything is hashed or written (default: on), or false. */
@@ -63,6 +70,17 @@ export function checkRunOptions(options: RunOptions): void {
   }
   if (journal === true && options.out === undefined) {
     throw argError('options.journal', 'a path when options.out is not set', journal);
+  }
+  const sink = options.sink as Partial<RunSink> | undefined;
+  if (
+    sink !== undefined &&
+    (typeof sink !== 'object' ||
+      sink === null ||
+      typeof sink.write !== 'function' ||
+      typeof sink.ready !== 'function' ||
+      typeof sink.close !== 'function')
+  ) {
+    throw argError('options.sink', 'a sink with write, ready and close (an HttpSink)', sink);
   }
   if (
     options.metadata !== undefined &&

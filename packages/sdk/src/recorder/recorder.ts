@@ -84,6 +84,17 @@ export class Run {
       this.#journal = journal;
       sink = { write: (text) => journal.append(text) };
     }
+    const extra = options.sink;
+    if (extra !== undefined) {
+      const primary = sink;
+      sink = {
+        write: (text) => {
+          primary.write(text);
+          extra.write(text);
+        },
+        ready: () => extra.ready(),
+      };
+    }
     this.#active = new ActiveRun({
       runId: this.id,
       rootSpanId: RUN_SPAN_ID,
@@ -188,12 +199,15 @@ export class Run {
       for await (const text of texts) events.push(JSON.parse(text));
       // The record is in the caller's hands: the journal has served its purpose.
       if (this.#journal !== undefined) await unlink(this.#journal.path);
+      // The run is also delivered to the sink (flushed, finished remotely), or end() fails.
+      await this.#options.sink?.close();
       if (notJson !== undefined) throw notJson;
       return { ...base, record: { $schema: RECORD_SCHEMA, manifest, run: summary, events } };
     }
     await atomicWrite(out, recordPieces(manifest, summary, texts));
     // The record is on disk: the journal has served its purpose.
     if (this.#journal !== undefined) await unlink(this.#journal.path);
+    await this.#options.sink?.close();
     if (notJson !== undefined) throw notJson;
     return { ...base, path: out };
   }

@@ -11,6 +11,8 @@ import { isObject } from '../core/values.js';
 export interface EventSink {
   /** Stores one sealed event (its JSON text, no newline). Must not return before it is kept. */
   write(text: string): void;
+  /** A promise while the sink wants the run to wait before its next call starts (back-pressure). */
+  ready?(): Promise<void> | undefined;
 }
 
 /** How an ActiveRun is set up. */
@@ -58,6 +60,14 @@ export class ActiveRun {
       ...(init.chainHead === undefined ? {} : { head: init.chainHead }),
       ...(init.chainCount === undefined ? {} : { count: init.chainCount }),
     });
+  }
+
+  /**
+   * A promise while the run's sink is full: calls wait on it before they start, so a slow sink
+   * slows the agent instead of losing events.
+   */
+  writable(): Promise<void> | undefined {
+    return this.#sink.ready?.();
   }
 
   /** Whether the run has ended: nothing more is recorded in it. */

@@ -4,6 +4,7 @@
 // headers are never read into the event: they hold the API key. In a replay the request is not
 // sent: the recorded answer is served (replay-response.ts).
 import { ReplayMissError } from '../../session/replay-source.js';
+import { waitForSinkRoom } from '../spans/call.js';
 import { beginLlmCall, type LlmCallSpan } from '../spans/llm.js';
 import type { ProviderCodec } from './codec.js';
 import { codecFor } from './codecs.js';
@@ -35,6 +36,7 @@ async function recordCall(
   next: FetchLike,
 ): Promise<Response> {
   const body = await requestJson(request);
+  await waitForSinkRoom();
   // Not JSON with a model (an Azure deployment URL, a malformed call): nothing to key it by.
   let span: LlmCallSpan | undefined;
   try {

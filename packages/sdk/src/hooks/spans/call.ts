@@ -4,7 +4,7 @@ import { parseKeyProjection } from '@runback/replay-digest';
 import { argError } from '../../core/errors.js';
 import type { KeyProjectionSpec } from '../../core/events.js';
 import { isoNow, monotonicMs } from '../../core/internal-globals.js';
-import type { Scope } from '../../session/context.js';
+import { currentScope, type Scope } from '../../session/context.js';
 import type { EventPlace } from '../../session/event-base.js';
 
 /** A call that has started and not yet been recorded. */
@@ -15,6 +15,16 @@ export interface OpenCall {
   readonly tsStart: string;
   readonly startMs: number;
   readonly parentSpanId: string;
+}
+
+/**
+ * Waits, before a call starts, while the current run's sink is full (an HttpSink whose buffer
+ * is at its bound): back-pressure slows the agent instead of dropping events. Outside a run, or
+ * with room in the sink, it returns at once.
+ */
+export async function waitForSinkRoom(): Promise<void> {
+  const full = currentScope()?.run.writable();
+  if (full !== undefined) await full;
 }
 
 /** Span ids are unique within a run: `s` + the call's seq. */

@@ -17,7 +17,7 @@ import { currentScope, runInScope } from '../../session/context.js';
 import { eventBase } from '../../session/event-base.js';
 import { sortedMembers } from '../../session/sorted.js';
 import { snapshot } from '../../session/snapshot.js';
-import { callPlace, checkKeyProjection, openCall, type OpenCall } from './call.js';
+import { callPlace, checkKeyProjection, openCall, waitForSinkRoom, type OpenCall } from './call.js';
 
 /** What a model call sends. */
 export interface LlmCallInit {
@@ -190,6 +190,7 @@ export async function llmCall<T>(
   toOutcome: (result: T) => LlmCallOutcome,
   fromRecorded?: (recorded: LlmCallOutcome) => T,
 ): Promise<T> {
+  await waitForSinkRoom();
   const span = beginLlmCall(init);
   if (span === undefined) return await send();
   if (span.replayed !== undefined) {

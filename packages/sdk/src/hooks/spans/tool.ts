@@ -7,7 +7,7 @@ import { eventBase } from '../../session/event-base.js';
 import { snapshot } from '../../session/snapshot.js';
 import { toolKey } from '@runback/replay-digest';
 import { keyedInput, replayedError, servedCall } from '../../session/serve.js';
-import { callPlace, checkKeyProjection, openCall } from './call.js';
+import { callPlace, checkKeyProjection, openCall, waitForSinkRoom } from './call.js';
 
 /** Options of one tool call. */
 export interface ToolCallOptions {
@@ -36,6 +36,7 @@ export async function tool<I, O>(
   checkKeyProjection('options.keyProjection', options.keyProjection);
   const parent = currentScope();
   if (parent === undefined) return await fn(input);
+  await waitForSinkRoom();
 
   const storedInput = snapshot(input, `tool "${name}" input`);
   const metadata = snapshot(options.metadata, `tool "${name}" metadata`);

@@ -9,6 +9,7 @@
 import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import type { LanguageModelMiddleware } from 'ai';
 import { currentScope } from '../../session/context.js';
+import { waitForSinkRoom } from '../../hooks/spans/call.js';
 import { beginLlmCall, type LlmCallInit } from '../../hooks/spans/llm.js';
 import { errorMetadataOf } from './call-error.js';
 import { recordGenerate } from './generate.js';
@@ -54,6 +55,7 @@ export function runbackMiddleware(options: RunbackMiddlewareOptions = {}): Langu
   return {
     specificationVersion: 'v3',
     async wrapGenerate({ doGenerate, params, model }) {
+      await waitForSinkRoom();
       // Outside a run the request is not even copied: the call costs what it did before.
       const span =
         currentScope() === undefined ? undefined : beginLlmCall(initOf(model, params, false));
@@ -62,6 +64,7 @@ export function runbackMiddleware(options: RunbackMiddlewareOptions = {}): Langu
       return recordGenerate(span, doGenerate);
     },
     async wrapStream({ doStream, params, model }) {
+      await waitForSinkRoom();
       const span =
         currentScope() === undefined ? undefined : beginLlmCall(initOf(model, params, true));
       if (span === undefined) return doStream();
