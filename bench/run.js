@@ -4,7 +4,8 @@
 //   (c) the recorder's overhead per llm + tool pair vs the bare calls, and journaling's cost;
 //   (d) replaying a 10,000-call record: time and peak heap;
 //   (e) the audit service over loopback: verify requests/s and p99, ingest of 100k events;
-//   (f) verifying an 8 MiB record of adversarially nested inputs vs JSON.parse + one SHA-256.
+//   (f) verifying an 8 MiB record of adversarially nested inputs vs JSON.parse + one SHA-256;
+//   (g) `runback diff` of two 100k-event records in its own process: time and peak RSS.
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,7 @@ import { publicKeyToPem } from '@runback/sign';
 import { verifyJson } from '@runback/verify';
 import canonicalize from 'canonicalize';
 import { benchApi } from './api.js';
+import { benchDiff } from './diff.js';
 import { makeSignedRecord } from './make-record.js';
 import { benchNesting } from './nesting.js';
 import { benchRecording } from './recording.js';
@@ -124,6 +126,7 @@ await benchRecording(results);
 await benchReplay(results);
 await benchApi(results);
 benchNesting(results);
+benchDiff(results, EVENTS);
 
 if (process.env.RUNBACK_BENCH_JSON)
   writeFileSync(process.env.RUNBACK_BENCH_JSON, JSON.stringify(results, null, 2) + '\n');
