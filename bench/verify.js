@@ -1,0 +1,336 @@
+// (b) verifying records against the floor of the same file (read + JSON.parse + one SHA-256),
+// interleaved in one run: our writer's record (events in canonical member order, _hash
+// first), the same record in plain JSON.stringify member order with _hash last, the same
+// pretty-printed with a 2-space indent, verifyStream over a file stream, and the CLI as a whole
+// process against the floor as a whole process; peak RSS of each (GNU time, child processes);
+// and a generated record of RUNBACK_BENCH_HUGE_MB (default 1024) MB verified from a stream.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  createReadStream,
+  createWriteStream,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { eventHash } from '@runback/chain';
+import { CassetteBuilder } from '@runback/replay-digest';
+import { publicKeyToPem, signEd25519 } from '@runback/sign';
+import { verifyJson, verifyStream } from '@runback/verify';
+import { makeRunInput, makeSignedRecord } from './make-record.js';
+import { fmt, interleavedMedians } from './stats.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const CLI = join(root, 'packages', 'cli', 'dist', 'bin.js');
+const HUGE_MB = Number(process.env.RUNBACK_BENCH_HUGE_MB ?? 1024);
+
+const FLOOR_SCRIPT =
+  "const b=require('fs').readFileSync(process.argv[1]);JSON.parse(b.toString('utf8'));require('crypto').createHash('sha256').update(b).digest('hex')";
+
+/** Peak RSS (MB) and wall time (ms) of a child process, by GNU time. */
+function measure(args) {
+  const t = performance.now();
+  const run = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...args], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
+  const ms = performance.now() - t;
+  if (run.status !== 0 && run.status !== 2)
+    throw new Error(`child failed (${run.status}): ${run.stderr}`);
+  const kb = Number(run.stderr.trim().split('\n').pop());
+  return { ms, rssMb: kb / 1024, stdout: run.stdout };
+}
+
+/** The record with every event's members in the order they were written and _hash last. */
+function foreignOrder(record, input) {
+  return {
+    $schema: record.$schema,
+    manifest: record.manifest,
+    run: record.run,
+    events: record.events.map((e, i) => ({ ...input.events[i], _hash: e._hash })),
+  };
+}
+
+export async function benchVerify(results, events) {
+  const dir = mkdtempSync(join(tmpdir(), 'runback-bench-verify-'));
+  try {
+    const { record, publicKey } = makeSignedRecord(events);
+    const input = makeRunInput(events);
+    const pem = publicKeyToPem(publicKey);
+    const pemFile = join(dir, 'signer.pub.pem');
+    writeFileSync(pemFile, pem);
+    const files = {
+      own: join(dir, 'own.json'),
+      foreign: join(dir, 'foreign.json'),
+      pretty: join(dir, 'pretty.json'),
+    };
+    writeFileSync(files.own, JSON.stringify(record));
+    writeFileSync(files.foreign, JSON.stringify(foreignOrder(record, input)));
+    writeFileSync(files.pretty, JSON.stringify(foreignOrder(record, input), null, 2));
+    const options = { pinned: [pem] };
+    for (const file of Object.values(files)) {
+      const r = verifyJson(readFileSync(file), options);
+      if (r.verdict !== 'valid')
+        throw new Error(`${file} did not verify: ${JSON.stringify(r.errors)}`);
+    }
+
+    const floorOf = (file) => () => {
+      const bytes = readFileSync(file);
+      JSON.parse(bytes.toString('utf8'));
+      createHash('sha256').update(bytes).digest('hex');
+    };
+    const verifyOf = (file) => () => {
+      if (verifyJson(readFileSync(file), options).verdict !== 'valid')
+        throw new Error('verdict changed');
+    };
+    const rows = [];
+    console.log(
+      `(b) verify a ${events.toLocaleString('en')}-event signed record: ratios to the floor of the same file (read + JSON.parse + SHA-256)`,
+    );
+    console.log(
+      '    row                                   MB    floor ms   verify ms   ratio   peak RSS MB (floor / verify)',
+    );
+    for (const [name] of [
+      ['own', "our writer's record (canonical order)"],
+      ['foreign', 'JSON.stringify order, _hash last'],
+      ['pretty', 'the same, 2-space indent'],
+    ]) {
+      const file = files[name];
+      const [floor, verify] = interleavedMedians([floorOf(file), verifyOf(file)], {
+        runs: 5,
+        warmup: 1,
+      });
+      const rssFloor = measure(['-e', FLOOR_SCRIPT, file]).rssMb;
+      const rssVerify = measure([
+        '--input-type=module',
+        '-e',
+        `import {verifyJson} from '@runback/verify';import {readFileSync} from 'node:fs';const r=verifyJson(readFileSync(process.argv[1]),{pinned:[readFileSync(process.argv[2],'utf8')]});if(r.verdict!=='valid')process.exit(1)`,
+        file,
+        pemFile,
+      ]).rssMb;
+      rows.push({
+        name,
+        mb: statSync(file).size / 1e6,
+        floor_ms: floor,
+        verify_ms: verify,
+        ratio: verify / floor,
+        rss_floor_mb: rssFloor,
+        rss_verify_mb: rssVerify,
+      });
+    }
+    // verifyStream over a file stream (async, so timed on its own, median of 3, floor reused).
+    {
+      const file = files.foreign;
+      const times = [];
+      for (let k = 0; k < 3; k++) {
+        globalThis.gc?.();
+        const t = performance.now();
+        const r = await verifyStream(createReadStream(file, { highWaterMark: 1 << 20 }), options);
+        times.push(performance.now() - t);
+        if (r.verdict !== 'valid') throw new Error('verifyStream did not verify the record');
+      }
+      times.sort((a, b) => a - b);
+      const floor = rows[1].floor_ms;
+      const rss = measure([
+        '--input-type=module',
+        '-e',
+        `import {verifyStream} from '@runback/verify';import {createReadStream,readFileSync} from 'node:fs';const r=await verifyStream(createReadStream(process.argv[1]),{pinned:[readFileSync(process.argv[2],'utf8')]});if(r.verdict!=='valid')process.exit(1)`,
+        file,
+        pemFile,
+      ]).rssMb;
+      rows.push({
+        name: 'stream',
+        mb: statSync(file).size / 1e6,
+        floor_ms: floor,
+        verify_ms: times[1],
+        ratio: times[1] / floor,
+        rss_floor_mb: rows[1].rss_floor_mb,
+        rss_verify_mb: rss,
+      });
+    }
+    // Whole processes: `runback verify --json` against `node -e` read + parse + hash.
+    {
+      const file = files.foreign;
+      const floors = [];
+      const clis = [];
+      for (let k = 0; k < 5; k++) {
+        floors.push(measure(['-e', FLOOR_SCRIPT, file]));
+        clis.push(measure([CLI, 'verify', file, '--json', '--pubkey', pemFile]));
+      }
+      const median = (list) => list.map((x) => x.ms).sort((a, b) => a - b)[2];
+      const verdict = JSON.parse(clis[0].stdout).verdict;
+      if (verdict !== 'valid') throw new Error(`runback verify said ${verdict}`);
+      rows.push({
+        name: 'cli',
+        mb: statSync(file).size / 1e6,
+        floor_ms: median(floors),
+        verify_ms: median(clis),
+        ratio: median(clis) / median(floors),
+        rss_floor_mb: floors[0].rssMb,
+        rss_verify_mb: clis[0].rssMb,
+      });
+    }
+    const labels = {
+      own: "our writer's record (canonical order)",
+      foreign: 'JSON.stringify order, _hash last',
+      pretty: 'the same, 2-space indent',
+      stream: 'verifyStream, JSON.stringify order',
+      cli: 'runback verify (process) vs node -e',
+    };
+    for (const r of rows)
+      console.log(
+        `    ${labels[r.name].padEnd(38)}${fmt(r.mb)}  ${fmt(r.floor_ms)}  ${fmt(r.verify_ms)}  ${fmt(r.ratio, 2)}   ${fmt(r.rss_floor_mb, 0)} / ${fmt(r.rss_verify_mb, 0)}`,
+      );
+    results.verify = { events, rows };
+
+    // Start-up: modules loaded and time for a small record, against node -e 0.
+    {
+      const small = join(dir, 'small.json');
+      writeFileSync(small, JSON.stringify(makeSignedRecord(10).record));
+      const bare = [];
+      const cli = [];
+      for (let k = 0; k < 5; k++) {
+        bare.push(measure(['-e', '0']).ms);
+        cli.push(measure([CLI, 'verify', small, '--json']).ms);
+      }
+      bare.sort((a, b) => a - b);
+      cli.sort((a, b) => a - b);
+      const loaded = spawnSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `import {verifyJson} from '@runback/verify';import {readFileSync} from 'node:fs';verifyJson(readFileSync(process.argv[1]));const {createRequire}=await import('node:module');console.log(JSON.stringify(Object.keys(createRequire(import.meta.url).cache ?? {}).length))`,
+          small,
+        ],
+        { encoding: 'utf8' },
+      );
+      results.verify.startup = { node_ms: bare[2], cli_ms: cli[2] };
+      console.log(
+        `    start-up: runback verify on a 10-event record ${fmt(cli[2])} ms, node -e 0 ${fmt(bare[2])} ms (+${fmt(cli[2] - bare[2])} ms)${loaded.status === 0 ? '' : ''}`,
+      );
+    }
+
+    // A huge record, generated to a temp file and verified from a stream in a child process.
+    if (HUGE_MB > 0) {
+      const huge = join(dir, 'huge.json');
+      const written = await writeHugeRecord(huge, HUGE_MB * 1e6);
+      const t = performance.now();
+      const run = measure([
+        '--input-type=module',
+        '-e',
+        `import {verifyStream} from '@runback/verify';import {createReadStream,readFileSync} from 'node:fs';const r=await verifyStream(createReadStream(process.argv[1],{highWaterMark:1<<20}),{pinned:[readFileSync(process.argv[2],'utf8')]});console.log(r.verdict)`,
+        huge,
+        written.pemFile,
+      ]);
+      const ms = performance.now() - t;
+      results.verify.huge = {
+        mb: written.bytes / 1e6,
+        events: written.events,
+        verdict: run.stdout.trim(),
+        ms,
+        rss_mb: run.rssMb,
+      };
+      console.log(
+        `    ${(written.bytes / 1e6).toFixed(0)} MB generated record (${written.events.toLocaleString('en')} events), verifyStream in a child: ${run.stdout.trim()}, ${fmt(ms / 1000)} s, peak RSS ${fmt(run.rssMb, 0)} MB (limit 512)`,
+      );
+      rmSync(huge, { force: true });
+    }
+    console.log('');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Writes a signed record of about `bytes` bytes to `file` without holding it: events are
+ * sealed one at a time (chain and cassette digests kept incrementally), members in written
+ * order with _hash last, and the manifest comes after the events (member order is free).
+ */
+async function writeHugeRecord(file, bytes) {
+  const { publicKey, privateKey } = (await import('@runback/sign')).generateEd25519KeyPair(
+    new Uint8Array(32).fill(7),
+  );
+  const block = makeRunInput(1002).events.slice(1, -1);
+  const out = createWriteStream(file);
+  const write = (s) => (out.write(s) ? undefined : new Promise((r) => out.once('drain', r)));
+  const runId = 'run_bench0001';
+  const start = {
+    schema_version: 1,
+    run_id: runId,
+    span_id: 'r',
+    parent_span_id: null,
+    seq: 0,
+    ts_start: '2026-06-14T02:47:11.000Z',
+    ts_end: null,
+    type: 'run',
+    phase: 'start',
+    name: 'triage-agent',
+    status: 'running',
+    input: { case_id: 'C-1' },
+  };
+  let head = '';
+  const cassette = new CassetteBuilder();
+  let written = 0;
+  let seq = 0;
+  const put = async (event, first) => {
+    head = eventHash(head, event);
+    cassette.add(event);
+    const text = (first ? '' : ',') + JSON.stringify({ ...event, _hash: head });
+    written += text.length;
+    await write(text);
+  };
+  await write('{"$schema":"runback.audit/v2","events":[');
+  await put(start, true);
+  while (written < bytes - 2000) {
+    for (const e of block) {
+      seq++;
+      await put({ ...e, seq, span_id: `${e.type[0]}${seq}` }, false);
+      if (written >= bytes - 2000) break;
+    }
+  }
+  seq++;
+  await put(
+    {
+      ...start,
+      seq,
+      span_id: 'r',
+      ts_start: '2026-06-14T03:47:11.000Z',
+      ts_end: '2026-06-14T03:47:11.000Z',
+      phase: 'end',
+      status: 'success',
+      output: { done: true },
+    },
+    false,
+  );
+  const manifest = {
+    run_id: runId,
+    generated_at: '2026-06-14T03:47:12.000Z',
+    event_count: seq + 1,
+    algorithm: 'sha256-chain',
+    content_digest: head,
+    replay: {
+      cassette_digest: cassette.digest,
+      entry_count: cassette.entryCount,
+      algorithm: 'oracle-chain/sha256',
+    },
+    signed: true,
+    signature: {
+      alg: 'Ed25519',
+      value: signEd25519(`${head}:${cassette.digest}`, privateKey),
+      pubkey: publicKeyToPem(publicKey),
+    },
+  };
+  await write(
+    `],"run":${JSON.stringify({ run_id: runId, name: 'triage-agent', status: 'success', started_at: start.ts_start })},"manifest":${JSON.stringify(manifest)}}`,
+  );
+  await new Promise((r) => out.end(r));
+  const pemFile = `${file}.pem`;
+  writeFileSync(pemFile, publicKeyToPem(publicKey));
+  return { bytes: statSync(file).size, events: seq + 1, pemFile };
+}
