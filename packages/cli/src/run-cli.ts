@@ -45,7 +45,7 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     load: () => import('./commands/keygen.js'),
   },
   anchor: {
-    summary: 'write anchors (heads.jsonl, heads.sha256) and a release manifest for records and bundles',
+    summary: 'write anchors (heads.jsonl) and a release manifest for records and bundles',
     load: () => import('./commands/anchor.js'),
   },
   bundle: {
@@ -53,7 +53,7 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     load: () => import('./commands/bundle.js'),
   },
   report: {
-    summary: 'write a run report (Markdown or HTML), optionally mapped to the EU AI Act logging duties',
+    summary: 'write a run report (Markdown or HTML), optionally against the EU AI Act',
     load: () => import('./commands/report.js'),
   },
   log: {

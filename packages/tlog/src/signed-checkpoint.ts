@@ -115,7 +115,9 @@ export function readCheckpoint(note: unknown, trust: CheckpointTrust): Checkpoin
  * The tree head a checkpoint note states, WITHOUT checking any signature: for a log operator
  * reading its own checkpoint back (to know its size), never for trusting someone else's.
  */
-export function checkpointOfNote(note: unknown): { ok: true; checkpoint: Checkpoint } | { ok: false; message: string } {
+export function checkpointOfNote(
+  note: unknown,
+): { ok: true; checkpoint: Checkpoint } | { ok: false; message: string } {
   const parsed = parseNote(note);
   if (!parsed.ok) return { ok: false, message: parsed.error.message };
   return parseCheckpoint(parsed.note.text);
