@@ -16,6 +16,7 @@ import { EventsPanel } from './viewer/events-panel.js';
 import type { RecordHandle } from './viewer/handle.js';
 import { ModelTotals } from './viewer/model-totals.js';
 import { SpanTimeline } from './viewer/span-timeline.js';
+import { DiffView } from './diff/diff-view.js';
 import type { Response, Source, Trust } from './worker/protocol.js';
 
 type Tab = 'verify' | 'run' | 'diff';
@@ -110,6 +111,7 @@ export function App() {
   const tabs: { id: Tab; label: string }[] = [
     { id: 'verify', label: 'Verify' },
     { id: 'run', label: 'Run viewer' },
+    { id: 'diff', label: 'Diff' },
   ];
 
   return (
@@ -171,7 +173,12 @@ export function App() {
               )}
               {verified !== null && (
                 <>
-                  <VerdictBanner result={verified.result} file={verified.file} ms={verified.ms} />
+                  <VerdictBanner
+                    result={verified.result}
+                    file={verified.file}
+                    ms={verified.ms}
+                    version={version}
+                  />
                   <div class="actions">
                     <button
                       type="button"
@@ -251,6 +258,7 @@ export function App() {
               <CassetteList handle={handle} onEvent={showEvent} />
             </div>
           ))}
+        {tab === 'diff' && <DiffView worker={worker} trust={trustRef.current} />}
       </main>
       <footer class="foot muted">
         @runback/web {__WEB_VERSION__} · verifier @runback/verify {__VERIFY_VERSION__} · works

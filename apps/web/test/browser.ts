@@ -1,8 +1,9 @@
 // Test support: the built page served from dist/ over loopback (as any static host or the
 // API would serve it) and Debian's Chromium driven by playwright-core.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -67,6 +68,8 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
+const chosenFiles = mkdtempSync(join(tmpdir(), 'runback-web-files-'));
+
 export async function launchChromium(): Promise<TestBrowser> {
   // playwright-core gives every launch a fresh, empty --user-data-dir of its own (and removes
   // it on close); each test page gets a new incognito-like context with its own storage.
@@ -103,17 +106,31 @@ export async function launchChromium(): Promise<TestBrowser> {
     },
     async close() {
       await browser.close();
+      rmSync(chosenFiles, { recursive: true, force: true });
     },
   };
 }
 
-/** Gives the page a record through its file input, as a reader choosing a file does. */
+/**
+ * Gives the page a record through its file input, as a reader choosing a file does: from a
+ * file on disk, which Chromium reads itself (a buffer would be copied in through page script).
+ */
 export async function chooseRecord(page: Page, name: string, text: string | Buffer): Promise<void> {
-  await page.setInputFiles('#record-file', {
-    name,
-    mimeType: 'application/json',
-    buffer: typeof text === 'string' ? Buffer.from(text, 'utf8') : text,
-  });
+  // A chosen File is read from disk when the page reads it: the file stays until close().
+  const dir = mkdtempSync(join(chosenFiles, 'f-'));
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  const before = await page.evaluate(
+    () => document.querySelector('[data-verdict]')?.getAttribute('data-verification') ?? '',
+  );
+  await page.setInputFiles('#record-file', file);
+  // Until the page shows a new verdict (or says the file could not be read).
+  await page.waitForFunction(
+    (previous) =>
+      (document.querySelector('[data-verdict]')?.getAttribute('data-verification') ?? '') !==
+        previous || document.querySelector('[data-failure]') !== null,
+    before,
+  );
 }
 
 /** Waits for the verdict of the record just given and returns it. */

@@ -204,7 +204,41 @@ export function largeRecordText(mib: number): string {
   return JSON.stringify(sealed(refundEvents({ filler, fillerText: perEvent })));
 }
 
-/** A signed run with `count` events (small ones). */
-export function manyEventsRecordText(count: number): string {
-  return JSON.stringify(sealed(refundEvents({ filler: Math.max(0, count - 9) })));
+/** A signed run of `count` small events (clock and random reads), for scrolling tests. */
+export function manySmallEventsRecordText(count: number): string {
+  const events: object[] = [];
+  events.push({
+    ...base(0, 'r', null, 0, 0),
+    type: 'run',
+    phase: 'start',
+    name: 'many',
+    status: 'running',
+    input: null,
+  });
+  for (let i = 1; i < count - 1; i++) {
+    const at = i % 60000;
+    events.push({
+      ...base(i, `e${i}`, 'r', at, at),
+      type: 'env',
+      kind: 'random',
+      key: 'random',
+      output: ((i * 7919) % 1000) / 1000,
+    });
+  }
+  events.push({
+    ...base(count - 1, 'r', null, 0, 60000),
+    type: 'run',
+    phase: 'end',
+    name: 'many',
+    status: 'success',
+    output: null,
+    error: null,
+  });
+  const run = { run_id: RUN_ID, name: 'many', status: 'success', output: null };
+  return JSON.stringify(
+    sealRecord(
+      { run, events },
+      { generatedAt: GENERATED_AT, signer: { alg: 'Ed25519', privateKey: SIGNER.privateKey } },
+    ),
+  );
 }

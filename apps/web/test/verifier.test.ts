@@ -186,7 +186,7 @@ describe('verifier page', () => {
       page.waitForEvent('download'),
       page.click('[data-action="download-report"]'),
     ]);
-    const report = JSON.parse(readFileSync((await download.path())!, 'utf8')) as Record<
+    const report = JSON.parse(readFileSync(await download.path(), 'utf8')) as Record<
       string,
       unknown
     >;

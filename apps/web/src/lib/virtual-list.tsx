@@ -15,7 +15,7 @@ export interface VirtualListProps<T> {
   readonly fetchRows: (start: number, end: number) => Promise<T[]>;
   readonly renderRow: (row: T | undefined, index: number, selected: boolean) => ComponentChildren;
   readonly selected: number | null;
-  readonly onSelect: (index: number) => void;
+  readonly onSelect: (index: number, row: T | undefined) => void;
   /** Scrolls this index into view when it changes. */
   readonly scrollTo?: number | null;
   readonly rowClass?: (row: T | undefined, index: number) => string;
@@ -24,7 +24,9 @@ export interface VirtualListProps<T> {
 }
 
 export function VirtualList<T>(props: VirtualListProps<T>) {
-  const { count, rowHeight, height } = props;
+  const { count, rowHeight } = props;
+  // Short lists take only the room they need; long ones scroll inside props.height.
+  const height = Math.max(rowHeight * 2, Math.min(props.height, count * rowHeight + 2));
   const box = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const pages = useRef(new Map<number, T[]>());
@@ -67,7 +69,7 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
   const rowAt = (i: number) => pages.current.get(Math.floor(i / PAGE))?.[i % PAGE];
   const move = (to: number) => {
     const index = Math.max(0, Math.min(count - 1, to));
-    props.onSelect(index);
+    props.onSelect(index, rowAt(index));
     const el = box.current;
     if (el === null) return;
     const top = index * rowHeight;
@@ -104,7 +106,7 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
         data-index={i}
         class={`vrow ${selected ? 'selected' : ''} ${props.rowClass?.(row, i) ?? ''}`}
         style={{ top: `${i * rowHeight}px`, height: `${rowHeight}px` }}
-        onClick={() => props.onSelect(i)}
+        onClick={() => props.onSelect(i, row)}
       >
         {props.renderRow(row, i, selected)}
       </div>,
@@ -126,7 +128,7 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
       }
       data-count={count}
       style={{ height: `${height}px` }}
-      onScroll={(e) => setScrollTop((e.currentTarget as HTMLDivElement).scrollTop)}
+      onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
       onKeyDown={onKey}
     >
       <div class="vlist-space" role="none" style={{ height: `${count * rowHeight}px` }}>

@@ -1,5 +1,6 @@
 // The audit service's published keys: when the page is served by apps/api, its
-// /.well-known/runback-audit-keys.json lists the current, previous and revoked keys.
+// /.well-known/runback-audit-keys.json lists its current and previous signing keys, the other
+// keys it pins and the keys it revoked, each as {key_id, alg, pem}.
 import { pemBlocks, trustedKey, type TrustedKey } from './trust-store.js';
 
 const PEM_MEMBERS = ['pem', 'public_key_pem', 'pubkey', 'public_key', 'key'] as const;
@@ -33,6 +34,7 @@ export function keysOfDocument(doc: unknown): TrustedKey[] {
     ['keys', 'current'],
     ['current', 'current'],
     ['previous', 'previous'],
+    ['pinned', 'pinned'],
     ['revoked', 'revoked'],
   ] as const) {
     const value = d[member];

@@ -36,7 +36,7 @@ export class VerifierWorker {
     const id = this.nextId++;
     return new Promise<Response>((resolve) => {
       this.pending.set(id, { resolve, onProgress });
-      this.worker.postMessage({ ...request, id } as Request);
+      this.worker.postMessage({ ...request, id });
     });
   }
 
@@ -56,6 +56,10 @@ export class VerifierWorker {
   async event(index: number): Promise<unknown> {
     const response = await this.send({ type: 'event', index });
     return response.type === 'event' ? response.event : null;
+  }
+
+  diff(a: Source, b: Source, trust: Trust) {
+    return this.send({ type: 'diff', a, b, trust });
   }
 
   terminate(): void {

@@ -92,7 +92,7 @@ export function KeyPins(props: KeyPinsProps) {
         spellcheck={false}
         placeholder="-----BEGIN PUBLIC KEY-----"
         value={text}
-        onInput={(e) => setText((e.currentTarget as HTMLTextAreaElement).value)}
+        onInput={(e) => setText(e.currentTarget.value)}
       />
       <div class="row">
         <label for="pem-role" class="field-label inline">
@@ -101,7 +101,7 @@ export function KeyPins(props: KeyPinsProps) {
         <select
           id="pem-role"
           value={role}
-          onChange={(e) => setRole((e.currentTarget as HTMLSelectElement).value as KeyRole)}
+          onChange={(e) => setRole(e.currentTarget.value as KeyRole)}
         >
           <option value="pinned">pinned (trusted signer)</option>
           <option value="revoked">revoked (signatures are invalid)</option>
@@ -131,7 +131,7 @@ export function KeyPins(props: KeyPinsProps) {
             type="password"
             autocomplete="off"
             value={hmac}
-            onInput={(e) => setHmac((e.currentTarget as HTMLInputElement).value)}
+            onInput={(e) => setHmac(e.currentTarget.value)}
           />
           <button type="button" class="button" onClick={() => props.onHmacKey(hmac)}>
             Use key

@@ -41,7 +41,12 @@ export function SourceInput(props: { onSource: (source: Source) => void; busy: b
           type="file"
           accept=".json,application/json,text/plain"
           disabled={props.busy}
-          onChange={(e) => fromFiles((e.currentTarget as HTMLInputElement).files)}
+          onChange={(e) => {
+            const input = e.currentTarget;
+            fromFiles(input.files);
+            // Cleared, so that choosing the same file again (after editing it) reads it anew.
+            input.value = '';
+          }}
         />
       </div>
       <details class="paste">
@@ -54,7 +59,7 @@ export function SourceInput(props: { onSource: (source: Source) => void; busy: b
           rows={6}
           spellcheck={false}
           value={text}
-          onInput={(e) => setText((e.currentTarget as HTMLTextAreaElement).value)}
+          onInput={(e) => setText(e.currentTarget.value)}
         />
         <button
           type="button"

@@ -3,12 +3,19 @@ import type { VerifyResult } from '@runback/verify';
 import { VERDICT_TEXT } from '../lib/explain.js';
 import type { FileFacts } from '../worker/protocol.js';
 
-export function VerdictBanner(props: { result: VerifyResult; file: FileFacts; ms: number }) {
+/** `version` counts verifications, so a reader (or a test) can tell a new verdict from the last. */
+export function VerdictBanner(props: {
+  result: VerifyResult;
+  file: FileFacts;
+  ms: number;
+  version: number;
+}) {
   const v = VERDICT_TEXT[props.result.verdict];
   return (
     <section
       class={`verdict verdict-${props.result.verdict}`}
       data-verdict={props.result.verdict}
+      data-verification={props.version}
       aria-labelledby="verdict-word"
     >
       <span class="verdict-icon" aria-hidden="true">

@@ -1,10 +1,12 @@
 // The oracle stream (docs/spec.md §4): what a replay serves, in seq order, with each key.
+import { useState } from 'preact/hooks';
 import { VirtualList } from '../lib/virtual-list.js';
 import type { CassetteRow } from '../worker/record-index.js';
 import type { RecordHandle } from './handle.js';
 
 export function CassetteList(props: { handle: RecordHandle; onEvent: (index: number) => void }) {
   const { handle } = props;
+  const [selected, setSelected] = useState<number | null>(null);
   return (
     <section class="card" aria-labelledby="cassette-title">
       <h2 id="cassette-title">
@@ -19,8 +21,11 @@ export function CassetteList(props: { handle: RecordHandle; onEvent: (index: num
         height={260}
         version={handle.version}
         fetchRows={(s, e) => handle.worker.rows('cassette', s, e)}
-        selected={null}
-        onSelect={() => undefined}
+        selected={selected}
+        onSelect={(i, r) => {
+          setSelected(i);
+          if (r !== undefined) props.onEvent(r.index);
+        }}
         renderRow={(r) =>
           r === undefined ? (
             <span class="muted">…</span>
@@ -30,9 +35,7 @@ export function CassetteList(props: { handle: RecordHandle; onEvent: (index: num
                 <span class="idx">{r.position}</span>
                 <span class="type">{r.kind}</span>
                 <code class="hash">{r.key}</code>
-                <button type="button" class="link" onClick={() => props.onEvent(r.index)}>
-                  event #{r.index}
-                </button>
+                <span class="muted">event #{r.index}</span>
               </div>
               <div class="event-sub muted">{r.output}</div>
             </div>

@@ -1,7 +1,7 @@
 // One event, readable: a model call as a conversation, a tool call with its arguments, an
 // environment read with its key, errors in red with an icon and the word "Error".
 import type { ComponentChildren } from 'preact';
-import { objectOr, stringOr, type Json } from '../worker/read-members.js';
+import { numberText, objectOr, stringOr, type Json } from '../worker/read-members.js';
 import type { EventRow } from '../worker/record-index.js';
 import { ChainBadge } from './chain-badge.js';
 
@@ -108,8 +108,8 @@ function Body({ e }: { e: Json }) {
         <>
           <p>
             <strong>{stringOr(model?.['provider'])}</strong> {stringOr(model?.['model_id'])} ·{' '}
-            {String(e['latency_ms'] ?? '?')} ms · tokens in {String(usage?.['input_tokens'] ?? '?')}
-            , out {String(usage?.['output_tokens'] ?? '?')}
+            {numberText(e['latency_ms'])} ms · tokens in {numberText(usage?.['input_tokens'])}, out{' '}
+            {numberText(usage?.['output_tokens'])}
           </p>
           <Conversation e={e} />
         </>
@@ -120,8 +120,8 @@ function Body({ e }: { e: Json }) {
         <>
           <p>
             <span aria-hidden="true">⚙</span> <code>{stringOr(e['tool_name'], '?')}</code>{' '}
-            <span class="muted">{stringOr(e['tool_call_id'])}</span> ·{' '}
-            {String(e['latency_ms'] ?? '?')} ms
+            <span class="muted">{stringOr(e['tool_call_id'])}</span> · {numberText(e['latency_ms'])}{' '}
+            ms
           </p>
           <Json label="Arguments" value={e['input']} />
           <Json label="Output" value={e['output']} />
@@ -173,7 +173,7 @@ export function EventDetail(props: { row: EventRow | undefined; event: unknown }
           {props.row.title}
         </h3>
         <p class="muted">
-          seq {String(e['seq'])} · span <code>{stringOr(e['span_id'])}</code>
+          seq {numberText(e['seq'])} · span <code>{stringOr(e['span_id'])}</code>
           {e['parent_span_id'] != null && (
             <>
               {' '}

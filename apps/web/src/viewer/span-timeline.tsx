@@ -1,5 +1,6 @@
 // The span tree beside a timeline of the run: each row one span, indented under its parent,
 // with a bar from its start to its end, so parallel spans show side by side in time.
+import { useState } from 'preact/hooks';
 import { VirtualList } from '../lib/virtual-list.js';
 import type { SpanRow } from '../worker/record-index.js';
 import type { RecordHandle } from './handle.js';
@@ -7,6 +8,7 @@ import type { RecordHandle } from './handle.js';
 export function SpanTimeline(props: { handle: RecordHandle; onEvent: (index: number) => void }) {
   const { handle } = props;
   const total = Math.max(1, handle.summary.durationMs);
+  const [selected, setSelected] = useState<number | null>(null);
   return (
     <section class="card" aria-labelledby="spans-title">
       <h2 id="spans-title">
@@ -31,18 +33,19 @@ export function SpanTimeline(props: { handle: RecordHandle; onEvent: (index: num
         height={300}
         version={handle.version}
         fetchRows={(s, e) => handle.worker.rows('spans', s, e)}
-        selected={null}
-        onSelect={() => undefined}
+        selected={selected}
+        onSelect={(i, r) => {
+          setSelected(i);
+          if (r?.events[0] !== undefined) props.onEvent(r.events[0]);
+        }}
         renderRow={(r) =>
           r === undefined ? (
             <span class="muted">…</span>
           ) : (
             <div class="span-row" data-span={r.span} data-depth={r.depth}>
-              <button
-                type="button"
-                class="span-label link"
+              <span
+                class="span-label"
                 style={{ paddingLeft: `${Math.min(r.depth, 24) * 14}px` }}
-                onClick={() => r.events[0] !== undefined && props.onEvent(r.events[0])}
                 title={r.label}
               >
                 <span class={`type type-${r.type}`}>{r.type}</span> {r.label}
@@ -52,7 +55,7 @@ export function SpanTimeline(props: { handle: RecordHandle; onEvent: (index: num
                     <span aria-hidden="true">⚠</span> Error
                   </span>
                 )}
-              </button>
+              </span>
               <span class="track" aria-hidden="true">
                 {r.start !== null && (
                   <span

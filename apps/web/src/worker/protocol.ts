@@ -1,6 +1,7 @@
 // Messages between the page and the verification worker. The worker owns the record: the page
 // asks for the rows it shows, so a 100k-event record never crosses the thread boundary whole.
-import type { VerifyResult } from '@runback/verify';
+import type { RecordDiff } from '@runback/diff';
+import type { Verdict, VerifyResult } from '@runback/verify';
 import type { RecordSummary, RowList, RowOf } from './record-index.js';
 
 /** Whom the reader trusts: PEM texts of pinned and revoked Ed25519 keys, and an HMAC key. */
@@ -28,7 +29,26 @@ export type Request =
       readonly start: number;
       readonly end: number;
     }
-  | { readonly type: 'event'; readonly id: number; readonly index: number };
+  | { readonly type: 'event'; readonly id: number; readonly index: number }
+  | {
+      readonly type: 'diff';
+      readonly id: number;
+      readonly a: Source;
+      readonly b: Source;
+      readonly trust: Trust;
+    };
+
+/** One side of a diff: which record it is and whether it verifies. */
+export interface DiffSide {
+  readonly file: FileFacts;
+  readonly verdict: Verdict;
+  /** schema through cassette hold (docs/spec.md §5.7). */
+  readonly intact: boolean;
+  readonly runId: string;
+  readonly name: string;
+  readonly status: string;
+  readonly events: number;
+}
 
 /** What the worker knows about the file it read. */
 export interface FileFacts {
@@ -57,6 +77,13 @@ export type Response =
     }
   | { readonly type: 'rows'; readonly id: number; readonly rows: readonly RowOf<RowList>[] }
   | { readonly type: 'event'; readonly id: number; readonly event: unknown }
+  | {
+      readonly type: 'diffed';
+      readonly id: number;
+      readonly a: DiffSide;
+      readonly b: DiffSide;
+      readonly diff: RecordDiff;
+    }
   | {
       readonly type: 'failed';
       readonly id: number;

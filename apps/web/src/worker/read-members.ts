@@ -31,11 +31,17 @@ export function preview(value: unknown, max = 120): string {
   else if (value === undefined) text = '';
   else {
     try {
-      text = JSON.stringify(value) ?? String(value);
+      text = JSON.stringify(value) ?? typeof value;
     } catch {
-      text = String(value);
+      // Parsed JSON always stringifies; this is a value from somewhere else (a cycle).
+      text = `(${typeof value})`;
     }
   }
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** A number as text, or `?` when the member is not a number. */
+export function numberText(value: unknown): string {
+  return typeof value === 'number' ? String(value) : '?';
 }

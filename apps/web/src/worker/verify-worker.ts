@@ -1,7 +1,9 @@
 // The verification worker: reads the record, runs the one `verifyJson` of @runback/verify on
 // its bytes, and keeps the parsed record to answer the page's row requests. Everything runs
 // here so that the page keeps answering while a large record is read and verified.
+import { diffRecords } from '@runback/diff';
 import { readJsonStrict, verifyJson, type VerifyOptions, type VerifyResult } from '@runback/verify';
+import { diffSide } from './diff-records.js';
 import type { Request, Response, Trust } from './protocol.js';
 import { readSource, SourceError } from './read-source.js';
 import { indexRecord, type RecordIndex } from './record-index.js';
@@ -77,6 +79,23 @@ async function handle(request: Request): Promise<void> {
         type: 'rows',
         id: request.id,
         rows: rows.slice(Math.max(0, request.start), Math.max(0, request.end)),
+      });
+      return;
+    }
+    case 'diff': {
+      const sides = await Promise.all(
+        [request.a, request.b].map(async (source) => {
+          const { bytes, facts } = await readSource(source, () => undefined);
+          return { bytes, facts };
+        }),
+      );
+      const [a, b] = sides.map((s) => diffSide(s.bytes, s.facts, optionsOf(request.trust)));
+      scope.postMessage({
+        type: 'diffed',
+        id: request.id,
+        a: a!.side,
+        b: b!.side,
+        diff: diffRecords(a!.record, b!.record),
       });
       return;
     }
