@@ -1,8 +1,8 @@
-// Test support: a local OpenAI chat-completions server (node:http on 127.0.0.1, a free port)
-// that answers each request with the next queued reply, as JSON or as server-sent events, so
-// the real @ai-sdk/openai provider can be driven end to end without a network.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// The mock LLM server (server.ts) as an OpenAI chat-completions endpoint for the real
+// @ai-sdk/openai provider: `baseURL` ends in /v1, a streamed reply is a list of `data:` events
+// followed by `data: [DONE]`, request bodies are parsed, and answers carry no request ids and
+// no Date header, so two answers to the same request are byte for byte the same.
+import { startMockServer, type MockReply as ServerReply } from './server.js';
 
 /** One queued answer. */
 export type MockReply =
@@ -33,54 +33,37 @@ export interface MockOpenAI {
   close(): Promise<void>;
 }
 
-/** Starts a mock server on 127.0.0.1 and a free port. */
-export async function startMockOpenAI(): Promise<MockOpenAI> {
-  const queue: MockReply[] = [];
-  const requests: SeenRequest[] = [];
-  const server = createServer((req, res) => {
-    answer(req, res).catch((err: unknown) => res.destroy(err as Error));
-  });
+function asServerReply(reply: MockReply): ServerReply {
+  if (!('sse' in reply)) return { json: reply.json, status: reply.status ?? 200 };
+  return {
+    sse: [...reply.sse.map((data) => ({ data })), { data: '[DONE]' }],
+    plan: {
+      ...(reply.pauseAfter === undefined ? {} : { pauseAfter: reply.pauseAfter }),
+      ...(reply.resume === undefined ? {} : { resume: reply.resume }),
+    },
+  };
+}
 
-  async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const text = Buffer.concat(chunks).toString('utf8');
-    requests.push({
-      method: req.method ?? '',
-      path: req.url ?? '',
-      authorization: req.headers.authorization,
-      body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>),
-    });
-    // No Date header: two answers to the same request are then byte for byte the same.
-    res.sendDate = false;
-    const reply = queue.shift() ?? {
+/** Starts the mock server on 127.0.0.1 and a free port. */
+export async function startMockOpenAI(): Promise<MockOpenAI> {
+  const server = await startMockServer({
+    headers: 'none',
+    whenEmpty: {
       status: 500,
       json: { error: { message: 'expected a queued reply, got none', type: 'test_error' } },
-    };
-    if (!('sse' in reply)) {
-      res.writeHead(reply.status ?? 200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(reply.json));
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    const pauseAt = reply.pauseAfter ?? reply.sse.length;
-    for (const [index, event] of reply.sse.entries()) {
-      if (index === pauseAt) await reply.resume;
-      res.write(`data: ${JSON.stringify(event)}\n\n`);
-    }
-    res.end('data: [DONE]\n\n');
-  }
-
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+    },
+  });
   return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
-    requests,
-    reply: (...replies) => void queue.push(...replies),
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((err) => (err === undefined ? resolve() : reject(err)));
-      }),
+    baseURL: `${server.url}/v1`,
+    get requests(): readonly SeenRequest[] {
+      return server.requests.map((request) => ({
+        method: request.method,
+        path: request.path,
+        authorization: request.headers.authorization,
+        body: request.body === '' ? {} : (JSON.parse(request.body) as Record<string, unknown>),
+      }));
+    },
+    reply: (...replies) => server.reply(...replies.map(asServerReply)),
+    close: () => server.close(),
   };
 }

@@ -43,10 +43,24 @@ export interface MockServer {
   close(): Promise<void>;
 }
 
+/** How a server answers beyond its scripted replies. */
+export interface MockServerOptions {
+  /**
+   * `provider` (the default): JSON and SSE replies carry `x-request-id` and `request-id`, as
+   * the providers' APIs send them. `none`: no request ids and no Date header, so that two
+   * answers to the same request are byte for byte the same.
+   */
+  readonly headers?: 'provider' | 'none';
+  /** The reply when none is queued; default a 599 text answer naming the mistake. */
+  readonly whenEmpty?: MockReply;
+}
+
 const REQUEST_ID = 'req_mock_0001';
 
 /** Starts a mock server; close it after the test. */
-export async function startMockServer(): Promise<MockServer> {
+export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+  const idHeaders: Record<string, string> =
+    options.headers === 'none' ? {} : { 'x-request-id': REQUEST_ID, 'request-id': REQUEST_ID };
   const queue: MockReply[] = [];
   const requests: ReceivedRequest[] = [];
   const sent: Uint8Array[][] = [];
@@ -60,10 +74,11 @@ export async function startMockServer(): Promise<MockServer> {
         headers: req.headers,
         body: Buffer.concat(parts).toString('utf8'),
       });
-      const reply = queue.shift();
+      const reply = queue.shift() ?? options.whenEmpty;
       const writes: Uint8Array[] = [];
       sent.push(writes);
-      void answer(res, reply, writes);
+      if (options.headers === 'none') res.sendDate = false;
+      void answer(res, reply, writes, idHeaders);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -86,6 +101,7 @@ async function answer(
   res: ServerResponse,
   reply: MockReply | undefined,
   writes: Uint8Array[],
+  idHeaders: Record<string, string>,
 ): Promise<void> {
   const write = (bytes: Uint8Array) => {
     writes.push(bytes);
@@ -98,8 +114,7 @@ async function answer(
   if ('json' in reply) {
     res.writeHead(reply.status ?? 200, {
       'content-type': 'application/json',
-      'x-request-id': REQUEST_ID,
-      'request-id': REQUEST_ID,
+      ...idHeaders,
       ...reply.headers,
     });
     write(Buffer.from(JSON.stringify(reply.json)));
@@ -115,8 +130,7 @@ async function answer(
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache',
-    'x-request-id': REQUEST_ID,
-    'request-id': REQUEST_ID,
+    ...idHeaders,
   });
   res.flushHeaders();
   const plan = reply.plan ?? {};
