@@ -25,6 +25,7 @@ export {
   type RecordedLlmCall,
 } from './hooks/spans/llm.js';
 export { reasoning } from './hooks/spans/reasoning.js';
+export { artifact, type ArtifactRef } from './hooks/spans/artifact.js';
 
 /** Environment capture. */
 export type { CaptureEnvOptions } from './session/capture-settings.js';
