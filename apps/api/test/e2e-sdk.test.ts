@@ -1,7 +1,7 @@
 // End to end: the SDK records a run with HttpSink → the API seals and signs it → /export →
 // `runback verify --pubkey` with the key fetched from /.well-known says valid.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -98,5 +98,87 @@ describe('SDK with HttpSink → API → export → runback verify', () => {
     } finally {
       expect(await server.stop()).toBe(0);
     }
+  });
+
+  it('runback record delivers the run when RUNBACK_API_URL and RUNBACK_API_KEY are set', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'runback-e2e-'));
+    const server = await startServerProcess({
+      RUNBACK_DATA_DIR: join(dir, 'data'),
+      RUNBACK_ADMIN_TOKEN: ADMIN_TOKEN,
+    });
+    try {
+      const issued = await fetch(`${server.url}/api/admin/api-keys`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ project: 'cli' }),
+      });
+      const { token } = (await issued.json()) as { token: string };
+      const out = join(dir, 'cli.record.json');
+      const program = "console.log('key:' + (process.env.RUNBACK_API_KEY ?? 'absent'))";
+      const recorded = spawnSync(
+        process.execPath,
+        [RUNBACK_BIN, 'record', '--json', '--out', out, '--', process.execPath, '-e', program],
+        {
+          env: {
+            PATH: process.env['PATH'] ?? '',
+            RUNBACK_API_URL: server.url,
+            RUNBACK_API_KEY: token,
+          },
+          encoding: 'utf8',
+        },
+      );
+      expect(recorded.status).toBe(0);
+      const report = JSON.parse(recorded.stderr.trim().split('\n').at(-1) as string) as {
+        delivered: { run_id: string; export_url: string };
+      };
+      const auth = { authorization: `Bearer ${token}` };
+      const list = (await (await fetch(`${server.url}/api/runs`, { headers: auth })).json()) as {
+        runs: { run_id: string; sealed: boolean; status: string }[];
+      };
+      expect(list.runs).toEqual([
+        expect.objectContaining({
+          run_id: report.delivered.run_id,
+          sealed: true,
+          status: 'success',
+        }),
+      ]);
+      const text = await (await fetch(report.delivered.export_url, { headers: auth })).text();
+      const keys = (await (
+        await fetch(`${server.url}/.well-known/runback-audit-keys.json`)
+      ).json()) as { current: { pem: string } };
+      const keyFile = join(dir, 'service.pub.pem');
+      writeFileSync(keyFile, keys.current.pem);
+      const recordFile = join(dir, 'remote.record.json');
+      writeFileSync(recordFile, text);
+      const verified = spawnSync(
+        process.execPath,
+        [RUNBACK_BIN, 'verify', '--pubkey', keyFile, recordFile],
+        { encoding: 'utf8' },
+      );
+      expect(verified.status).toBe(0);
+      // The recorded program never saw the API key.
+      expect(
+        (JSON.parse(text) as { run: { output: { stdout: { text: string } } } }).run.output.stdout
+          .text,
+      ).toBe('key:absent\n');
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+
+  it('runback record refuses RUNBACK_API_URL without RUNBACK_API_KEY before running anything', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'runback-e2e-'));
+    const out = join(dir, 'never.json');
+    const recorded = spawnSync(
+      process.execPath,
+      [RUNBACK_BIN, 'record', '--json', '--out', out, '--', process.execPath, '-e', '0'],
+      {
+        env: { PATH: process.env['PATH'] ?? '', RUNBACK_API_URL: 'http://127.0.0.1:9' },
+        encoding: 'utf8',
+      },
+    );
+    expect(recorded.status).toBe(64);
+    expect(recorded.stderr).toMatch(/RUNBACK_API_URL is set: expected RUNBACK_API_KEY too, got none/);
+    expect(existsSync(out)).toBe(false);
   });
 });

@@ -35,6 +35,7 @@ export type CliErrorCode =
   | 'USAGE_BAD_MODE'
   | 'USAGE_BAD_GENERATED_AT'
   | 'USAGE_BAD_OUTPUT_LIMIT'
+  | 'USAGE_API_KEY_MISSING'
   // runback sign
   | 'SIGN_INPUT_NOT_JSON'
   | 'SIGN_INPUT_MALFORMED'
@@ -44,6 +45,7 @@ export type CliErrorCode =
   // runback record
   | 'RECORD_UNREADABLE'
   | 'RECORD_NOT_VERIFIABLE'
+  | 'RECORD_NOT_DELIVERED'
   // runback recover
   | 'RECOVER_IO'
   | 'RECOVER_OUTPUT_EXISTS'

@@ -1,7 +1,7 @@
 // `runback record`: run a program as a recorded run and write its sealed, signed record
 // (docs/guides/recording.md). The work is the SDK's recordCommand; this wires flags, output and the
 // verification of what was written.
-import { RunbackError } from '@runback/sdk';
+import { RunbackError, httpSinkFromEnv, type HttpSink } from '@runback/sdk';
 import { recordCommand, type RecordCommandResult } from '@runback/sdk/process';
 import { verifyJson, type VerifyResult } from '@runback/verify';
 import { makeStyle, useColor, type CommandIO } from '@runback/verify-cli';
@@ -87,6 +87,16 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
   const loaded = await loadSigner(values, io);
   const [command, ...args] = commandLine as [string, ...string[]];
 
+  // RUNBACK_API_URL + RUNBACK_API_KEY: the run is also delivered to the audit service. Both are
+  // kept out of the recorded command's environment: the program must not see the API key.
+  let sink: HttpSink | undefined;
+  try {
+    sink = httpSinkFromEnv(io.env);
+  } catch (err) {
+    throw usageError('USAGE_API_KEY_MISSING', messageOf(err));
+  }
+  const childEnv = sink === undefined ? undefined : withoutApiVariables(process.env);
+
   const stdoutDecoder = new TextDecoder();
   const stderrDecoder = new TextDecoder();
   let result: RecordCommandResult;
@@ -100,6 +110,7 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
       ...(values.name === undefined ? {} : { name: values.name }),
       preload: !values['no-preload'],
       outputLimit: limit,
+      ...(childEnv === undefined ? {} : { env: childEnv }),
       onStdout: (chunk) => io.stdout(stdoutDecoder.decode(chunk, { stream: true })),
       onStderr: (chunk) => io.stderr(stderrDecoder.decode(chunk, { stream: true })),
     });
@@ -113,9 +124,18 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
   }
 
   const verification = await verifyWritten(values.out, loaded);
-  const report = reportOf(result, verification, values.out, loaded);
+  const delivered = sink === undefined ? undefined : await deliver(values.out, sink);
+  const report = {
+    ...reportOf(result, verification, values.out, loaded),
+    ...(delivered === undefined
+      ? {}
+      : { delivered: { run_id: delivered.runId, export_url: delivered.exportUrl } }),
+  };
   if (values.json) io.stderr(JSON.stringify(report) + '\n');
-  else io.stderr(formatReport(report, makeStyle(useColor(io))));
+  else {
+    io.stderr(formatReport(report, makeStyle(useColor(io))));
+    if (delivered !== undefined) io.stderr(`  delivered  ${delivered.exportUrl}\n`);
+  }
   if (!verifiesAsSigned(verification, loaded)) {
     throw new CliError(
       'RECORD_NOT_VERIFIABLE',
@@ -128,6 +148,28 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
   if (result.spawnError !== undefined) return 127;
   if (result.signal !== null) return 128 + (SIGNALS[result.signal] ?? 0);
   return result.exitCode ?? EXIT.invalid;
+}
+
+function withoutApiVariables(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
+  const { RUNBACK_API_URL: _url, RUNBACK_API_KEY: _key, ...rest } = env;
+  return rest;
+}
+
+/** Sends the written record's events through the sink and finishes the run at the service. */
+async function deliver(path: string, sink: HttpSink) {
+  const record = JSON.parse(await readFile(path, 'utf8')) as { events?: unknown };
+  for (const event of Array.isArray(record.events) ? record.events : []) {
+    sink.write(JSON.stringify(event));
+    const full = sink.ready();
+    if (full !== undefined) await full;
+  }
+  try {
+    return await sink.close();
+  } catch (err) {
+    throw new CliError('RECORD_NOT_DELIVERED', messageOf(err), {
+      hint: `The record was written to ${path}; only its delivery to RUNBACK_API_URL failed.`,
+    });
+  }
 }
 
 async function verifyWritten(path: string, loaded: LoadedSigner): Promise<VerifyResult> {
