@@ -54,6 +54,7 @@ export type CliErrorCode =
   | 'REPLAY_UNREADABLE'
   | 'REPLAY_NOT_JSON'
   | 'REPLAY_RECORD_INVALID'
+  | 'REPLAY_RECORD_UNTRUSTED'
   // runback diff
   | 'DIFF_NOT_JSON'
   | 'DIFF_NOT_A_RECORD'

@@ -20,13 +20,16 @@ import { loadSigner } from '../sign/signer.js';
 import { loadTrust } from '../replay/trust.js';
 
 const usage = `Usage: runback replay RECORD [--mode strict|ordered|live-on-miss] [--out FILE]
-                      [--pubkey PEM_FILE]... [--key PEM_FILE] [--json] -- COMMAND [ARGS...]
+                      [--pubkey PEM_FILE]... [--allow-unverified] [--key PEM_FILE] [--json]
+                      -- COMMAND [ARGS...]
 
 Run COMMAND again with every model, tool, fetch, clock, randomness and UUID call answered
 from RECORD (no network, no API key, no cost), record the replayed run, and compare it with
 RECORD: the replay reproduces when its cassette digest equals the recorded one and its output
 (exit status, stdout, stderr) is the same. For Node programs, through the same preload as
-runback record. RECORD is verified first; a record that does not verify is refused.
+runback record. RECORD is read once and verified; a record that does not verify is refused,
+and the program is served exactly the bytes that were verified (a private copy), so a file
+changed after the check cannot feed it other answers.
 
 Modes:
   strict         every call must match a recorded call's key (default); a call that does not
@@ -38,8 +41,11 @@ Modes:
 
 Options:
   --out FILE         keep the replayed run's record here (default: a temporary file, removed)
-  --pubkey PEM_FILE  a public key RECORD must be signed by (repeatable); without one an intact
-                     record is replayed as unverified
+  --pubkey PEM_FILE  a public key RECORD must be signed by (repeatable): a record signed by
+                     another key, or unsigned, is refused (exit 2); without --pubkey an
+                     intact record is replayed and reported as unverified
+  --allow-unverified with --pubkey, still replay an intact record that is not signed by one
+                     of the keys (reported as unverified); an edited record is always refused
   --key PEM_FILE     sign the replayed run's record with this Ed25519 private key
   --json             print the report as one JSON line on standard error
   -h, --help         show this help
@@ -47,7 +53,7 @@ Options:
 The program's output passes through unchanged; the report goes to standard error.
 
 Exit status: 0 reproduced, 1 diverged, 2 RECORD could not be used (unreadable, not a record,
-or it does not verify), 64 usage error.`;
+it does not verify, or it is not signed by a --pubkey key), 64 usage error.`;
 
 async function run(argv: readonly string[], io: CommandIO): Promise<number> {
   const { flags, program: commandLine } = splitAtDoubleDash(argv);
@@ -59,6 +65,7 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
       mode: { type: 'string', default: 'strict' },
       out: { type: 'string' },
       pubkey: { type: 'string', multiple: true },
+      'allow-unverified': { type: 'boolean', default: false },
       key: { type: 'string' },
       json: { type: 'boolean', default: false },
     },
@@ -94,6 +101,24 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
       { exitCode: 2, hint: `Run "runback verify ${recordPath}" for the details.` },
     );
   }
+  if (
+    (values.pubkey ?? []).length > 0 &&
+    verification.verdict !== 'valid' &&
+    !values['allow-unverified']
+  ) {
+    const why =
+      verification.checks.signature === 'unsigned'
+        ? 'it is unsigned'
+        : `its signature is ${verification.checks.signature}`;
+    throw new CliError(
+      'REPLAY_RECORD_UNTRUSTED',
+      `refusing to replay ${recordPath}: expected a record signed by a --pubkey key, got ${verification.verdict} (${why})`,
+      {
+        exitCode: 2,
+        hint: 'Pass the key that signed it, or --allow-unverified to replay an intact record anyway.',
+      },
+    );
+  }
   const recorded = parseRecord(bytes, recordPath);
   const start = recorded.events.find((e) => e['type'] === 'run' && e['phase'] === 'start');
 
@@ -110,9 +135,10 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
         args,
         out,
         signer: signer.signer,
-        name: String(start?.['name'] ?? command),
+        name: typeof start?.['name'] === 'string' ? start['name'] : command,
         replay: {
-          path: recordPath,
+          // The verified bytes themselves: the preload never reads recordPath again.
+          bytes,
           mode,
           of: {
             run_id: recorded.manifest.run_id,

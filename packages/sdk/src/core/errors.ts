@@ -15,6 +15,10 @@ export type RunbackErrorCode =
   | 'JOURNAL_HEADER_INVALID'
   /** An interior journal line is not a sealed event of this run. */
   | 'JOURNAL_CORRUPT'
+  /** A journal line's HMAC does not check under the key, or the key does not match the journal's. */
+  | 'JOURNAL_UNAUTHENTIC'
+  /** Recovery was given a signing key but the journal carries no line MACs. */
+  | 'JOURNAL_UNAUTHENTICATED'
   /** The journal holds no run-start event, so there is no run to recover. */
   | 'JOURNAL_EMPTY'
   /** The journal's run has already ended and was sealed; there is nothing to recover. */
@@ -25,6 +29,8 @@ export type RunbackErrorCode =
   | 'REPLAY_MISS'
   /** The record to replay does not verify, or is not a record. */
   | 'REPLAY_RECORD_INVALID'
+  /** The record to replay is intact but not `valid` under the trust the replay was given. */
+  | 'REPLAY_RECORD_UNTRUSTED'
   /** A call in a replay that its integration cannot answer from the record. */
   | 'REPLAY_UNSUPPORTED'
   /** The run could not be delivered to the audit service (HttpSink). */

@@ -5,7 +5,7 @@
 // journal is sealed into the record.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { unlink } from 'node:fs/promises';
+import { mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import type { Signer } from '@runback/sign';
@@ -43,11 +43,13 @@ export interface RecordCommandOptions {
   readonly onStdout?: (chunk: Uint8Array) => void;
   readonly onStderr?: (chunk: Uint8Array) => void;
   /**
-   * Replay instead of live: the preloaded program's calls are answered from this record (which
-   * the caller has verified), and the run is recorded as its replay.
+   * Replay instead of live: the preloaded program's calls are answered from this record, and
+   * the run is recorded as its replay. `bytes` are the record exactly as the caller verified
+   * it: the preload is served a private copy of them (a file of mode 0600 in a new directory of
+   * mode 0700, removed afterwards), never a path someone else could change in between.
    */
   readonly replay?: {
-    readonly path: string;
+    readonly bytes: Uint8Array;
     readonly mode: ReplayMode;
     readonly of?: Record<string, unknown>;
   };
@@ -99,11 +101,31 @@ export async function recordCommand(options: RecordCommandOptions): Promise<Reco
     Object.assign(env, run.childEnv(options.capture ?? true));
     const importFlag = `--import=${preloadSpecifier()}`;
     env['NODE_OPTIONS'] = [importFlag, baseEnv['NODE_OPTIONS']].filter(Boolean).join(' ');
-    if (options.replay !== undefined) {
-      env[REPLAY_ENV.path] = resolve(options.replay.path);
+  }
+  let privateDir: string | undefined;
+  try {
+    if (options.replay !== undefined && (options.preload ?? true)) {
+      privateDir = await mkdtemp(join(tmpdir(), 'runback-replay-'));
+      const copy = join(privateDir, 'record.json');
+      await writeFile(copy, options.replay.bytes, { mode: 0o600, flag: 'wx' });
+      env[REPLAY_ENV.path] = copy;
       env[REPLAY_ENV.mode] = options.replay.mode;
     }
+    return await runAndSeal(options, args, cwd, env, journal, limit);
+  } finally {
+    if (privateDir !== undefined) await rm(privateDir, { recursive: true, force: true });
+    if (!options.journal) await unlink(journal).catch(() => undefined);
   }
+}
+
+async function runAndSeal(
+  options: RecordCommandOptions,
+  args: string[],
+  cwd: string,
+  env: Record<string, string | undefined>,
+  journal: string,
+  limit: number,
+): Promise<RecordCommandResult> {
 
   const stdout = new OutputCapture(limit);
   const stderr = new OutputCapture(limit);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support/temp-dir.js';
 import { ED25519_KEYS, ED25519_SIGNER, TRUST } from '../../test/support/record.js';
+import { generateEd25519KeyPair } from '@runback/sign';
 import { record } from './recorder.js';
 import { llmCall, type LlmCallOutcome } from '../hooks/spans/llm.js';
 import { tool } from '../hooks/spans/tool.js';
@@ -187,5 +188,32 @@ describe('replay', () => {
         .status,
     ).toBe('reproduced');
     expect((await replay(JSON.parse(text) as object, agent(url))).report.status).toBe('reproduced');
+  });
+
+  it('refuses a record not valid under the trust it was given, unless allowUnverified', async () => {
+    const { path, url } = await baseline();
+    const other = generateEd25519KeyPair(new Uint8Array(32).fill(9));
+    // Signed by ED25519_KEYS, but the trust names another key.
+    await expect(
+      replay({ path }, agent(url), { trust: { pinned: [other.publicKey] } }),
+    ).rejects.toMatchObject({ code: 'REPLAY_RECORD_UNTRUSTED' });
+    // An unsigned record under a trust that names a key.
+    const unsigned = join(tempDir(), 'unsigned.json');
+    await record({ name: 'unsigned', input: { applicant: 'A-1' }, out: unsigned }, () => 1);
+    await expect(
+      replay({ path: unsigned }, () => 1, { trust: TRUST }),
+    ).rejects.toThrow(/expected a record valid under the given trust, got unverified \(it is unsigned\)/);
+    // allowUnverified lets an intact record through, reported as what it is.
+    const allowed = await replay({ path: unsigned }, () => 1, {
+      trust: TRUST,
+      allowUnverified: true,
+    });
+    expect(allowed.report).toMatchObject({ status: 'reproduced', verdict: 'unverified' });
+    // ...but never an edited one.
+    const edited = join(tempDir(), 'edited.json');
+    writeFileSync(edited, readFileSync(path, 'utf8').replace('"score":742', '"score":799'));
+    await expect(
+      replay({ path: edited }, agent(url), { trust: TRUST, allowUnverified: true }),
+    ).rejects.toMatchObject({ code: 'REPLAY_RECORD_INVALID' });
   });
 });

@@ -20,8 +20,18 @@ import {
 export interface ReplayOptions {
   /** How calls are answered (default `strict`). */
   readonly mode?: ReplayMode;
-  /** Keys the record must verify under; without them an intact record is replayed as `unverified`. */
+  /**
+   * Keys the record must verify under. Given any (`pinned` keys or an `hmacKey`), the record
+   * must verify `valid` under them: one signed by another key, or unsigned, is refused with
+   * REPLAY_RECORD_UNTRUSTED unless `allowUnverified`. Without trust, an intact record is
+   * replayed and reported as `unverified`.
+   */
   readonly trust?: VerifyOptions;
+  /**
+   * Replay a record that is intact (self-consistent) but not `valid` under `trust`. An
+   * `invalid` record is refused whatever this says. Default false.
+   */
+  readonly allowUnverified?: boolean;
   /** Write the replayed run's record here. */
   readonly out?: string;
   readonly signer?: Signer;
@@ -81,13 +91,29 @@ interface RecordShape {
   readonly events: readonly Record<string, unknown>[];
 }
 
+/** How strict a replay is about the record's signer. */
+export interface ReplayTrust {
+  readonly trust?: VerifyOptions | undefined;
+  readonly allowUnverified?: boolean | undefined;
+}
+
+/** Whether a trust policy names any key (so that it can call a record `valid`). */
+export function namesTrust(trust: VerifyOptions | undefined): boolean {
+  return (
+    trust !== undefined &&
+    ((trust.pinned !== undefined && trust.pinned.length > 0) || trust.hmacKey !== undefined)
+  );
+}
+
 /**
- * Loads and verifies a record for replay; refuses one whose verdict is `invalid` (an edited
- * record proves nothing, and replaying it would prove nothing either).
+ * Loads and verifies a record for replay (a path is read once; the bytes verified are the bytes
+ * replayed). Refuses one whose verdict is `invalid` (an edited record proves nothing, and
+ * replaying it would prove nothing either), and, when the trust names keys, one that is not
+ * `valid` under them unless `allowUnverified`.
  */
 export async function loadRecordForReplay(
   input: ReplayInput,
-  trust: VerifyOptions = {},
+  trust: VerifyOptions | ReplayTrust = {},
 ): Promise<{ record: RecordShape; verification: VerifyResult }> {
   const isPath =
     typeof input === 'object' &&
@@ -105,8 +131,9 @@ export async function loadRecordForReplay(
 /** loadRecordForReplay for a record already in memory (the preload reads synchronously). */
 export function checkRecordForReplay(
   input: string | Uint8Array | object,
-  trust: VerifyOptions = {},
+  policy: VerifyOptions | ReplayTrust = {},
 ): { record: RecordShape; verification: VerifyResult } {
+  const { trust = {}, allowUnverified = false } = asReplayTrust(policy);
   let verification: VerifyResult;
   let record: unknown;
   if (typeof input === 'string' || input instanceof Uint8Array) {
@@ -125,7 +152,23 @@ export function checkRecordForReplay(
       `refusing to replay: the record does not verify (${first === undefined ? 'invalid' : `${first.check}: ${first.message}`})`,
     );
   }
+  if (namesTrust(trust) && verification.verdict !== 'valid' && !allowUnverified) {
+    const why =
+      verification.checks.signature === 'unsigned'
+        ? 'it is unsigned'
+        : `its signature is ${verification.checks.signature}`;
+    throw new RunbackError(
+      'REPLAY_RECORD_UNTRUSTED',
+      `refusing to replay: expected a record valid under the given trust, got ${verification.verdict} (${why}); allow an intact record not signed by a trusted key with allowUnverified`,
+    );
+  }
   return { record: record as RecordShape, verification };
+}
+
+function asReplayTrust(policy: VerifyOptions | ReplayTrust): ReplayTrust {
+  // A ReplayTrust has only `trust` / `allowUnverified`; a VerifyOptions never has either.
+  if ('trust' in policy || 'allowUnverified' in policy) return policy;
+  return { trust: policy as VerifyOptions };
 }
 
 /** The environment capture a replay needs: the kinds the record holds. */
@@ -156,13 +199,16 @@ export async function replay<T>(
   if (typeof agent !== 'function') throw argError('agent', 'a function', agent);
   const mode = options.mode ?? 'strict';
   if (!REPLAY_MODES.includes(mode)) throw argError('options.mode', REPLAY_MODES.join(' | '), mode);
-  const { record, verification } = await loadRecordForReplay(input, options.trust);
+  const { record, verification } = await loadRecordForReplay(input, {
+    trust: options.trust,
+    allowUnverified: options.allowUnverified,
+  });
   const start = record.events.find((e) => e['type'] === 'run' && e['phase'] === 'start');
   const runInput = start?.['input'] ?? null;
   const source = new ReplaySource(new RecordedCassette(record.events), mode);
 
   const run = startRun({
-    name: String(start?.['name'] ?? record.run['name'] ?? 'replay'),
+    name: [start?.['name'], record.run['name']].find((n) => typeof n === 'string') ?? 'replay',
     input: runInput,
     metadata: {
       replay_of: {
