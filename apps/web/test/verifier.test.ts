@@ -206,4 +206,36 @@ describe('verifier page', () => {
     });
     expect(Date.parse(report['verified_at'] as string)).not.toBeNaN();
   });
+
+  it('is keyboard operable with a visible focus', async () => {
+    const { page } = await open();
+    const reached: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press('Tab');
+      const at = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        if (el === null || el === document.body)
+          return { id: 'body', outline: 'n/a', width: 'n/a' };
+        const focusBox = el.id === 'record-file' ? el.closest('.dropzone')! : el;
+        const style = getComputedStyle(focusBox);
+        return {
+          id: el.id || el.getAttribute('data-tab') || el.textContent?.trim() || el.tagName,
+          outline: style.outlineStyle,
+          width: style.outlineWidth,
+        };
+      });
+      reached.push(at.id);
+      if (at.id === 'body') continue;
+      // Every focused control draws a visible outline (the file input's drop zone for it).
+      expect(`${at.id}: ${at.outline} ${at.width}`).not.toMatch(/ none |0px$/);
+    }
+    expect(reached).toEqual(
+      expect.arrayContaining(['verify', 'run', 'diff', 'record-file', 'pem-text']),
+    );
+    // The view tabs answer Enter.
+    await page.focus('[data-tab="diff"]');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#diff-title');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
 });
