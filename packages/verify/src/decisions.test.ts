@@ -3,7 +3,7 @@
 import { cassetteDigest } from '@runback/replay-digest';
 import { sealRecord, signRecord, type SealedRecord } from '@runback/sign';
 import { describe, expect, it } from 'vitest';
-import { GENERATED_AT, KEYS, PEM, loanRun, viaJson } from './fixtures.test-support.js';
+import { GENERATED_AT, KEYS, PEM, loanRun, viaJson } from '../test/support/fixtures.js';
 import { verify, verifyJson } from './verify.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

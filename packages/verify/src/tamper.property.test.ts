@@ -9,7 +9,7 @@
 import { canonical } from '@runback/canonical';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { HMAC_KEY, PEM, sealedLoanRecord, viaJson } from './fixtures.test-support.js';
+import { HMAC_KEY, PEM, sealedLoanRecord, viaJson } from '../test/support/fixtures.js';
 import { verify } from './verify.js';
 
 type Path = (string | number)[];
@@ -103,7 +103,7 @@ describe('tampering property', () => {
           const record = viaJson(original);
           const { parent, key } = parentOf(record, eventPaths[i] as Path);
           if (Array.isArray(parent)) parent.splice(key as number, 1);
-          else delete (parent)[key as string];
+          else delete parent[key as string];
           expect(verify(record, trust).verdict).not.toBe('valid');
         }),
         { numRuns: 200 },

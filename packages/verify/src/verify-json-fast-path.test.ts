@@ -4,7 +4,7 @@
 // of value is caught the same way.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PEM, sealedLoanRecord, viaJson } from './fixtures.test-support.js';
+import { PEM, sealedLoanRecord, viaJson } from '../test/support/fixtures.js';
 import {
   anyString,
   randomOf,
@@ -12,7 +12,7 @@ import {
   treeOf,
   writeJson,
   type Tree,
-} from './fast-path/json-writer.test-support.js';
+} from '../test/support/json-writer.js';
 import { verify, verifyJson } from './verify.js';
 
 const trust = { pinned: [PEM.current] };

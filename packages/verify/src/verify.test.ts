@@ -8,7 +8,7 @@ import {
   loanRun,
   sealedLoanRecord,
   viaJson,
-} from './fixtures.test-support.js';
+} from '../test/support/fixtures.js';
 import { verify, verifyJson } from './verify.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -3,7 +3,7 @@
 // written canonically take the fast path for every event.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { expectAgreement, expectSameReading } from './agreement.test-support.js';
+import { expectAgreement, expectSameReading } from '../../test/support/fast-path-agreement.js';
 import {
   anyString,
   eventOf,
@@ -17,7 +17,7 @@ import {
   writeNumber,
   writeString,
   type Tree,
-} from './json-writer.test-support.js';
+} from '../../test/support/json-writer.js';
 
 /** A record tree: other members around an events array of `events`. */
 function recordOf(events: fc.Arbitrary<Tree>): fc.Arbitrary<Tree> {

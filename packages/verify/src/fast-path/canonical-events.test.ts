@@ -1,7 +1,7 @@
 import { canonical, canonicalWithout } from '@runback/canonical';
 import { describe, expect, it } from 'vitest';
-import { sealedLoanRecord } from '../fixtures.test-support.js';
-import { expectAgreement, expectSameReading } from './agreement.test-support.js';
+import { sealedLoanRecord } from '../../test/support/fixtures.js';
+import { expectAgreement, expectSameReading } from '../../test/support/fast-path-agreement.js';
 import { scanCanonicalEvents } from './canonical-events.js';
 import { isWellFormedText, skipValue, stringEnd } from './lexer.js';
 

@@ -12,7 +12,7 @@ import {
   type SealedRecord,
   type Signer,
 } from '@runback/sign';
-import { loanRun } from '../fixtures.test-support.js';
+import { loanRun } from '../../test/support/fixtures.js';
 import { checkSignature, type SignatureCheck, type TrustPolicy } from './trust.js';
 
 const GENERATED_AT = '2026-06-14T02:47:16.000Z';

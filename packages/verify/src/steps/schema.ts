@@ -49,7 +49,11 @@ function checkEvents(events: readonly unknown[], out: StepErrors): void {
 /** The schema rule for the event at `index`. */
 export function checkEventSchema(event: unknown, index: number, out: StepErrors): void {
   if (!isObject(event)) {
-    out.add('SCHEMA_EVENT', `expected event ${index} to be an object, got ${describe(event)}`, index);
+    out.add(
+      'SCHEMA_EVENT',
+      `expected event ${index} to be an object, got ${describe(event)}`,
+      index,
+    );
     return;
   }
   const problem = eventBaseProblem(event);

@@ -2,8 +2,8 @@
 // exactly what the general path computes from the parsed value (docs/spec.md §2, §3, §4.3).
 import { canonical, canonicalWithout } from '@runback/canonical';
 import { expect } from 'vitest';
-import { parseJsonStrict, parseJsonStrictSpans } from '../json/index.js';
-import { scanCanonicalEvents } from './canonical-events.js';
+import { parseJsonStrict, parseJsonStrictSpans } from '../../src/json/index.js';
+import { scanCanonicalEvents } from '../../src/fast-path/canonical-events.js';
 
 /** Members looked up besides an event's own: absent ones must come back undefined. */
 const ABSENT = ['request', 'input', 'output', 'response', 'nope', '_has', 'a"'];

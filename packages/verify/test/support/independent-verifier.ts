@@ -215,7 +215,7 @@ function schema(r: J): boolean {
     return false;
   if (!isObj(r['manifest']) || !isObj(r['run']) || !Array.isArray(r['events'])) return false;
   const str = (v: J): boolean => typeof v === 'string' && v !== '';
-  return (r['events']).every(
+  return r['events'].every(
     (e) =>
       isObj(e) &&
       e['schema_version'] === 1 &&
