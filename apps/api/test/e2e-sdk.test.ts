@@ -178,7 +178,9 @@ describe('SDK with HttpSink → API → export → runback verify', () => {
       },
     );
     expect(recorded.status).toBe(64);
-    expect(recorded.stderr).toMatch(/RUNBACK_API_URL is set: expected RUNBACK_API_KEY too, got none/);
+    expect(recorded.stderr).toMatch(
+      /RUNBACK_API_URL is set: expected RUNBACK_API_KEY too, got none/,
+    );
     expect(existsSync(out)).toBe(false);
   });
 });
