@@ -96,6 +96,7 @@ export async function benchApi(results) {
       body,
       connections: 10,
       duration: SECONDS,
+      timeout: 60,
     });
     if (verify.non2xx !== 0 || verify.errors !== 0)
       throw new Error(`verify: ${verify.non2xx} non-2xx, ${verify.errors} errors`);
@@ -140,6 +141,8 @@ export async function benchApi(results) {
       url: server.url,
       connections: RUNS,
       amount: batches,
+      // A timed-out batch would be sent again by nobody: allow for a loaded machine.
+      timeout: 120,
       requests: [
         {
           setupRequest: (req) => {
