@@ -24,8 +24,15 @@ interface RecoverReport {
 }
 
 /** Starts the agent, waits until it has reported `stopAfter` completed calls, then SIGKILLs it. */
-async function runAndKill(out: string, stopAfter: number, extraDelayMs: number): Promise<number> {
-  const child = spawn(process.execPath, [AGENT, SDK, out], { stdio: ['ignore', 'pipe', 'pipe'] });
+async function runAndKill(
+  out: string,
+  stopAfter: number,
+  extraDelayMs: number,
+  key: string,
+): Promise<number> {
+  const child = spawn(process.execPath, [AGENT, SDK, out, key], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let lastDone = -1;
   let buffered = '';
   let stderr = '';
@@ -78,7 +85,7 @@ describe('SIGKILL at random points, then runback recover', () => {
     }));
     const runTrial = async ({ trial, stopAfter, delay }: (typeof plans)[number]) => {
       const out = join(dir, `trial-${trial}.json`);
-      const lastDone = await runAndKill(out, stopAfter, delay);
+      const lastDone = await runAndKill(out, stopAfter, delay, key);
       expect(existsSync(`${out}.journal`), `trial ${trial}`).toBe(true);
       expect(existsSync(out), `trial ${trial}: no record before recovery`).toBe(false);
 

@@ -190,7 +190,7 @@ describe('runback record', () => {
     );
     const child = spawn(
       process.execPath,
-      [BIN, 'record', '--out', out, '--journal', '--', process.execPath, script],
+      [BIN, 'record', '--out', out, '--journal', '--key', key, '--', process.execPath, script],
       {
         detached: true,
         stdio: ['ignore', 'pipe', 'pipe'],

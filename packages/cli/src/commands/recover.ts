@@ -6,20 +6,26 @@ import { fileExists } from '@runback/sdk/fs';
 import { sealJournal, type SealJournalReport } from '@runback/sdk/journal';
 import { verifyJson } from '@runback/verify';
 import { makeStyle, useColor, type CommandIO } from '@runback/verify-cli';
-import { readFile } from 'node:fs/promises';
+import { readFile, rename, unlink } from 'node:fs/promises';
+import { removeStaleTemps, tempPathFor } from '../recover/temp-files.js';
 import type { Command } from '../command.js';
 import { parseCommandArgs } from '../command.js';
 import { CliError, EXIT, messageOf, usageError } from '../errors.js';
 import { SIGNER_OPTIONS, loadSigner, verifiesAsSigned } from '../sign/signer.js';
 
-const usage = `Usage: runback recover JOURNAL [--out FILE] [--force]
+const usage = `Usage: runback recover JOURNAL [--out FILE] [--force] [--allow-unauthenticated]
                        [--key PEM_FILE | --hmac-key K | --hmac-key-file F] [--json]
 
 Rebuild a record from the journal of a run that did not finish (the process was killed,
 crashed, or the machine went down). Every event that reached the journal is kept; a torn
 final line (a write the crash cut short) is dropped; a run-end event with status "error"
 and error name "Interrupted" is added; the record is sealed, signed, written atomically and
-verified. The journal is left in place.
+verified. The journal is left in place. When recovery refuses, nothing is written at FILE.
+
+A journal written with a signing key carries an HMAC on every line under a key derived from
+it; given that key, recover checks every line before it signs and refuses a journal whose
+lines were written or changed without it. A journal written without a key is unauthenticated:
+anyone could have written it, so recover signs one only with --allow-unauthenticated.
 
 Options:
   --out FILE           the record to write (default: JOURNAL without ".journal")
@@ -27,6 +33,8 @@ Options:
   --key PEM_FILE       sign with this Ed25519 private key (from runback keygen)
   --hmac-key K         sign with HMAC-SHA256 under the shared secret K
   --hmac-key-file F    read the HMAC secret from F
+  --allow-unauthenticated
+                       sign a journal that carries no line MACs (written without a key)
   --json               print the report as JSON
   -h, --help           show this help
 
@@ -41,6 +49,7 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
     options: {
       out: { type: 'string' },
       force: { type: 'boolean', default: false },
+      'allow-unauthenticated': { type: 'boolean', default: false },
       ...SIGNER_OPTIONS,
       json: { type: 'boolean', default: false },
     },
@@ -68,26 +77,36 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
   }
   const loaded = await loadSigner(values, io);
 
+  // Sealed into a temporary file beside OUT, verified there, and only then renamed to OUT: a
+  // refused record never appears at OUT. The name carries our pid, so a later run can tell a
+  // temporary file left by a killed recover (its pid gone) and remove it.
+  await removeStaleTemps(out);
+  const temp = tempPathFor(out);
   let report: SealJournalReport;
+  let verification: ReturnType<typeof verifyJson>;
+  let ok: boolean;
   try {
-    report = await sealJournal(journal, { out, signer: loaded.signer });
-  } catch (err) {
-    if (err instanceof RunbackError) {
-      throw new CliError(`RECOVER_${err.code}`, err.message, {
-        hint:
-          err.code === 'JOURNAL_CORRUPT'
-            ? 'The journal was changed or damaged after it was written; nothing was recovered.'
-            : 'Check that the file is a runback journal (FILE.json.journal).',
+    try {
+      report = await sealJournal(journal, {
+        out: temp,
+        signer: loaded.signer,
+        allowUnauthenticated: values['allow-unauthenticated'],
       });
+    } catch (err) {
+      if (err instanceof RunbackError) {
+        throw new CliError(`RECOVER_${err.code}`, err.message, { hint: hintFor(err.code) });
+      }
+      if ((err as NodeJS.ErrnoException).code !== undefined) {
+        throw new CliError('RECOVER_IO', `cannot recover ${journal}: ${messageOf(err)}`);
+      }
+      throw err;
     }
-    if ((err as NodeJS.ErrnoException).code !== undefined) {
-      throw new CliError('RECOVER_IO', `cannot recover ${journal}: ${messageOf(err)}`);
-    }
-    throw err;
+    verification = verifyJson(await readFile(temp), loaded.trust);
+    ok = verifiesAsSigned(verification, loaded);
+    if (ok) await rename(temp, out);
+  } finally {
+    await unlink(temp).catch(() => undefined);
   }
-
-  const verification = verifyJson(await readFile(out), loaded.trust);
-  const ok = verifiesAsSigned(verification, loaded);
   const summary = {
     out,
     journal,
@@ -99,6 +118,7 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
     dropped_torn_line: report.droppedTornLine ?? null,
     event_count: report.manifest.event_count,
     signed: report.manifest.signed,
+    journal_authentication: report.authentication,
     verdict: verification.verdict,
   };
   if (values.json) io.stdout(JSON.stringify(summary) + '\n');
@@ -106,7 +126,7 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
   if (!ok) {
     throw new CliError(
       'RECOVER_NOT_VERIFIABLE',
-      `the recovered record ${out} does not verify (${verification.verdict})`,
+      `the recovered record does not verify (${verification.verdict}); nothing was written at ${out}`,
       {
         details: { verification },
       },
@@ -125,6 +145,7 @@ function formatReport(
     dropped_torn_line: number | null;
     event_count: number;
     signed: boolean;
+    journal_authentication: string;
     verdict: string;
   },
   style: ReturnType<typeof makeStyle>,
@@ -142,9 +163,29 @@ function formatReport(
           `  dropped    line ${s.dropped_torn_line}: a torn final line (a write cut short by the crash)`,
         ]),
     `  record     ${s.event_count} events, ${s.signed ? 'signed' : style.yellow('unsigned (pass --key to sign)')}`,
+    `  journal    ${
+      {
+        checked: 'every line MAC checked under the signing key',
+        unchecked: 'line MACs not checked (no key given)',
+        none: style.yellow('unauthenticated (written without a key)'),
+      }[s.journal_authentication] ?? s.journal_authentication
+    }`,
     `  verified   ${s.verdict}`,
     '',
   ].join('\n');
+}
+
+function hintFor(code: string): string {
+  switch (code) {
+    case 'JOURNAL_CORRUPT':
+      return 'The journal was changed or damaged after it was written; nothing was recovered.';
+    case 'JOURNAL_UNAUTHENTIC':
+      return 'A line was written or changed without the signing key (or this is not the key the run was recorded with); nothing was recovered.';
+    case 'JOURNAL_UNAUTHENTICATED':
+      return 'The journal was written without a key, so its lines prove nothing about who wrote them. Pass --allow-unauthenticated to sign it anyway.';
+    default:
+      return 'Check that the file is a runback journal (FILE.json.journal).';
+  }
 }
 
 export const command: Command = { usage, run };

@@ -10,6 +10,8 @@ import { snapshot } from '../session/snapshot.js';
 import { NO_CAPTURE, type CaptureEnvOptions } from '../session/capture-settings.js';
 import { childRecordingEnv } from './child-env.js';
 import { JournalWriter } from './writer.js';
+import type { Signer } from '@runback/sign';
+import { journalMacKey, newJournalAuth } from './auth.js';
 
 /** What {@link beginJournalRun} needs. */
 export interface JournalRunInit {
@@ -22,6 +24,11 @@ export interface JournalRunInit {
   /** fsync each event (crash safety). Default true. */
   readonly sync?: boolean;
   readonly redact?: RedactionOptions | false;
+  /**
+   * The key the record will be signed with: every journal line then carries an HMAC under a key
+   * derived from it (auth.ts), and recovery with the same key refuses lines written without it.
+   */
+  readonly signer?: Signer | undefined;
 }
 
 /** A run begun in a journal. */
@@ -44,7 +51,10 @@ export function beginJournalRun(init: JournalRunInit): JournalRun {
   const input = snapshot(init.input, 'run input') ?? null;
   const metadata = snapshot(init.metadata, 'run metadata');
   const redactor = new Redactor(init.redact === false ? { enabled: false } : init.redact);
-  const writer = JournalWriter.create(init.journal, journalHeader(runId), { sync });
+  const auth = init.signer === undefined ? undefined : newJournalAuth();
+  const macKey =
+    init.signer === undefined || auth === undefined ? undefined : journalMacKey(init.signer, auth);
+  const writer = JournalWriter.create(init.journal, journalHeader(runId, auth), { sync, macKey });
   let head = '';
   try {
     const run = new ActiveRun({
@@ -74,6 +84,7 @@ export function beginJournalRun(init: JournalRunInit): JournalRun {
         parentSpan: RUN_SPAN_ID,
         sync,
         capture,
+        macKey: macKey === undefined ? undefined : Buffer.from(macKey).toString('hex'),
       }),
   };
 }

@@ -12,6 +12,7 @@ export const CHILD_ENV = {
   sync: 'RUNBACK_RECORD_SYNC',
   capture: 'RUNBACK_RECORD_CAPTURE',
   parentSpan: 'RUNBACK_RECORD_PARENT_SPAN',
+  macKey: 'RUNBACK_RECORD_JOURNAL_KEY',
 } as const;
 
 /** What a preloaded child needs to continue a run's journal. */
@@ -24,6 +25,11 @@ export interface ChildRecording {
   readonly parentSpan: string;
   readonly sync: boolean;
   readonly capture: unknown;
+  /**
+   * The journal's line MAC key (hex), when it is authenticated. Derived for this journal only
+   * (a random salt), so the program that can read it can extend this run's journal and no other.
+   */
+  readonly macKey?: string | undefined;
 }
 
 /** Encodes a child recording as environment variables. */
@@ -37,6 +43,7 @@ export function childRecordingEnv(child: ChildRecording): Record<string, string>
     [CHILD_ENV.parentSpan]: child.parentSpan,
     [CHILD_ENV.sync]: child.sync ? '1' : '0',
     [CHILD_ENV.capture]: JSON.stringify(child.capture ?? true),
+    ...(child.macKey === undefined ? {} : { [CHILD_ENV.macKey]: child.macKey }),
   };
 }
 
@@ -62,6 +69,7 @@ export function takeChildRecording(env: NodeJS.ProcessEnv): ChildRecording | und
     parentSpan: values[CHILD_ENV.parentSpan] ?? 'run',
     sync: values[CHILD_ENV.sync] !== '0',
     capture: JSON.parse(values[CHILD_ENV.capture] ?? 'true') as unknown,
+    macKey: values[CHILD_ENV.macKey],
   };
 }
 

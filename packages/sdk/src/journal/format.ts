@@ -4,6 +4,7 @@
 // a crash) has no terminating newline and is dropped on recovery; any other bad line is an
 // error that names its line number.
 import { isoNow } from '../core/internal-globals.js';
+import { authProblem, type JournalAuth } from './auth.js';
 
 /** The journal format version in the header. */
 export const JOURNAL_VERSION = 1;
@@ -18,15 +19,21 @@ export interface JournalHeader {
   readonly created_at: string;
   /** Who wrote it, for support. */
   readonly writer: string;
+  /**
+   * Present when every line (this one included) carries an HMAC under a key derived from the
+   * signing key (see auth.ts); absent in a journal written without a key (unauthenticated).
+   */
+  readonly auth?: JournalAuth;
 }
 
 /** The header line of a run's journal. */
-export function journalHeader(runId: string): JournalHeader {
+export function journalHeader(runId: string, auth?: JournalAuth): JournalHeader {
   return {
     runback_journal: JOURNAL_VERSION,
     run_id: runId,
     created_at: isoNow(),
     writer: '@runback/sdk',
+    ...(auth === undefined ? {} : { auth }),
   };
 }
 
@@ -47,5 +54,5 @@ export function headerProblem(value: unknown): string | undefined {
   if (typeof header['run_id'] !== 'string' || header['run_id'] === '') {
     return 'expected a non-empty "run_id" in the header on line 1';
   }
-  return undefined;
+  return authProblem(header['auth']);
 }

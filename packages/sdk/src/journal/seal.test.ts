@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support/temp-dir.js';
 import {
   ED25519_SIGNER,
+  HMAC_SIGNER,
   ISO_MS,
   SAMPLE_SECRETS,
   expectRedactionMetadata,
@@ -18,6 +19,7 @@ import { startRun } from '../recorder/recorder.js';
 import { reasoning } from '../hooks/spans/reasoning.js';
 import { tool } from '../hooks/spans/tool.js';
 import { sealJournal } from './seal.js';
+import type { Signer } from '@runback/sign';
 
 const RUN_ID = 'run_crash0001';
 
@@ -25,13 +27,16 @@ const RUN_ID = 'run_crash0001';
  * The journal of a run that never ended: run-start (its input holds a secret), tool `a`,
  * a note, tool `b`; a third tool (seq 3) was still running, so the journal holds seqs 0, 1, 2, 4.
  */
-async function interruptedJournal(): Promise<{ dir: string; journal: string; lines: string[] }> {
+async function interruptedJournal(
+  signer?: Signer,
+): Promise<{ dir: string; journal: string; lines: string[] }> {
   const dir = tempDir();
   const journal = join(dir, 'crashed.journal');
   const run = startRun({
     name: 'crashy',
     journal,
     runId: RUN_ID,
+    ...(signer === undefined ? {} : { signer }),
     input: { api_key: 'k-secret-1', q: 1 },
   });
   await run.run(async () => {
@@ -67,14 +72,17 @@ function journalOf(dir: string, record: RecordJson, extra: readonly string[] = [
 
 describe('sealJournal: an interrupted run', () => {
   it('seals every journaled event and appends an Interrupted run-end with seq max+1', async () => {
-    const { dir, journal, lines } = await interruptedJournal();
+    const { dir, journal, lines } = await interruptedJournal(ED25519_SIGNER);
     const before = readFileSync(journal);
     const out = join(dir, 'recovered.json');
     const report = await sealJournal(journal, { out, signer: ED25519_SIGNER });
 
     expect(readFileSync(journal).equals(before)).toBe(true);
     const { record } = readValidRecord(out);
-    const journaled = lines.slice(1);
+    // Each line is the event's text, a tab and its MAC.
+    expect(lines.every((l) => /\t[0-9a-f]{64}$/.test(l))).toBe(true);
+    const journaled = lines.slice(1).map((l) => l.slice(0, l.lastIndexOf('\t')));
+    expect(report.authentication).toBe('checked');
     expect(record.events.slice(0, -1).map((e) => JSON.stringify(e))).toEqual(journaled);
     const start = record.events[0] as Ev;
     const last = record.events.at(-2) as Ev;
@@ -108,6 +116,7 @@ describe('sealJournal: an interrupted run', () => {
       recoveredEvents: 4,
       eventTypes: { run: 1, tool: 2, reasoning: 1 },
       appendedEnd: true,
+      authentication: 'checked',
       interrupted: true,
       droppedTornLine: undefined,
       manifest: record.manifest,
@@ -116,7 +125,7 @@ describe('sealJournal: an interrupted run', () => {
   });
 
   it('drops a torn final line (no newline, partial JSON) and reports its number', async () => {
-    const { dir, journal, lines } = await interruptedJournal();
+    const { dir, journal, lines } = await interruptedJournal(ED25519_SIGNER);
     appendFileSync(journal, '{"_hash":"0f3a","run_id":"run_cr');
     const report = await sealJournal(journal, {
       out: join(dir, 'out.json'),
@@ -128,7 +137,7 @@ describe('sealJournal: an interrupted run', () => {
   });
 
   it('uses a given end, and redacts what it adds', async () => {
-    const { dir, journal } = await interruptedJournal();
+    const { dir, journal } = await interruptedJournal(ED25519_SIGNER);
     const out = join(dir, 'out.json');
     const report = await sealJournal(journal, {
       out,
@@ -167,7 +176,7 @@ describe('sealJournal: an interrupted run', () => {
   });
 
   it('a given successful end; redact: false keeps what it adds', async () => {
-    const { dir, journal } = await interruptedJournal();
+    const { dir, journal } = await interruptedJournal(ED25519_SIGNER);
     const out = join(dir, 'out.json');
     await sealJournal(journal, {
       out,
@@ -193,10 +202,19 @@ describe('sealJournal: a complete journal', () => {
     });
     const dir = tempDir();
     const journal = journalOf(dir, original);
+    // Another producer's journal, without line MACs: signed only when asked to.
+    await expectRunbackError(
+      () => sealJournal(journal, { out: join(dir, 'out.json'), signer: ED25519_SIGNER }),
+      'JOURNAL_UNAUTHENTICATED',
+      /carries no line MACs/,
+    );
+    expect(existsSync(join(dir, 'out.json'))).toBe(false);
     const report = await sealJournal(journal, {
       out: join(dir, 'out.json'),
       signer: ED25519_SIGNER,
+      allowUnauthenticated: true,
     });
+    expect(report.authentication).toBe('none');
     expect(report).toMatchObject({ appendedEnd: false, interrupted: false, recoveredEvents: 3 });
     const { record } = readValidRecord(join(dir, 'out.json'));
     expect(record.events).toEqual(original.events);
@@ -228,6 +246,62 @@ describe('sealJournal: a complete journal', () => {
       'JOURNAL_CORRUPT',
       /line 4: expected no event after the run-end event/,
     );
+  });
+});
+
+describe('sealJournal: authenticated journals', () => {
+  /** An authenticated journal with one event edited and the chain recomputed after it. */
+  async function rechained(): Promise<{ dir: string; journal: string; lines: string[] }> {
+    const { dir, journal, lines } = await interruptedJournal(ED25519_SIGNER);
+    const events = lines.slice(1).map((l) => JSON.parse(l.slice(0, l.lastIndexOf('\t'))) as Ev);
+    const sealer = new IncrementalSealer();
+    const texts = events.map((e, i) =>
+      sealer.add({ ...e, _hash: undefined, ...(i === 1 ? { output: 999 } : {}) } as never),
+    );
+    return { dir, journal, lines: [lines[0] as string, ...texts] };
+  }
+
+  it('an event edited and re-chained without the key is refused (the old MACs do not match)', async () => {
+    const { dir, lines } = await rechained();
+    const keepMacs = lines.map((l, i) => (i === 0 ? l : `${l}\t${'ab'.repeat(32)}`));
+    const forged = writeJournal(dir, keepMacs);
+    await expectRunbackError(
+      () => sealJournal(forged, { out: join(dir, 'out.json'), signer: ED25519_SIGNER }),
+      'JOURNAL_UNAUTHENTIC',
+      /line 2: expected the line's MAC to match the signing key/,
+    );
+    expect(existsSync(join(dir, 'out.json'))).toBe(false);
+  });
+
+  it('MACs stripped and the header rewritten without "auth": refused as unauthenticated', async () => {
+    const { dir, lines } = await rechained();
+    const header = JSON.parse((lines[0] as string).split('\t')[0] as string) as Record<string, unknown>;
+    delete header['auth'];
+    const stripped = writeJournal(dir, [JSON.stringify(header), ...lines.slice(1)]);
+    await expectRunbackError(
+      () => sealJournal(stripped, { out: join(dir, 'out.json'), signer: ED25519_SIGNER }),
+      'JOURNAL_UNAUTHENTICATED',
+      /written without a signing key/,
+    );
+    // Lines without MACs under a header that declares them.
+    const bare = writeJournal(dir, [lines[0] as string, ...lines.slice(1)], 'bare.journal');
+    await expectRunbackError(
+      () => sealJournal(bare, { out: join(dir, 'out.json'), signer: ED25519_SIGNER }),
+      'JOURNAL_UNAUTHENTIC',
+      /line 2: expected a line MAC/,
+    );
+  });
+
+  it('another key is refused; without a key the MACs go unchecked and the record is unsigned', async () => {
+    const { dir, journal } = await interruptedJournal(ED25519_SIGNER);
+    await expectRunbackError(
+      () => sealJournal(journal, { out: join(dir, 'out.json'), signer: HMAC_SIGNER }),
+      'JOURNAL_UNAUTHENTIC',
+      /header's MAC/,
+    );
+    const report = await sealJournal(journal, { out: join(dir, 'out.json') });
+    expect(report.authentication).toBe('unchecked');
+    expect(report.manifest.signed).toBe(false);
   });
 });
 

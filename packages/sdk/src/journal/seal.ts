@@ -18,7 +18,8 @@ import {
 import { runEndEvent } from '../session/run-events.js';
 import { Redactor, type RedactionOptions } from '../redact/index.js';
 import { IncrementalSealer } from '../session/sealer.js';
-import { headerProblem } from './format.js';
+import { headerProblem, type JournalHeader } from './format.js';
+import { journalMacKey, macMatches, splitLine } from './auth.js';
 import { readLines } from './lines.js';
 
 /** How a run without a run-end event in its journal ended. */
@@ -41,7 +42,20 @@ export interface SealJournalOptions {
   readonly end?: JournalRunEnd;
   /** Redaction of the added run-end event (default: on, built-in rules). */
   readonly redact?: RedactionOptions | false;
+  /**
+   * Sign a journal that carries no line MACs (one written without a key). Without this, a
+   * `signer` and an unauthenticated journal are refused with JOURNAL_UNAUTHENTICATED: anyone
+   * could have written or rewritten such a journal. Default false.
+   */
+  readonly allowUnauthenticated?: boolean;
 }
+
+/**
+ * What the journal's line MACs established: `checked` every line's MAC matched the signer's
+ * key; `unchecked` the journal has MACs but no signer was given to check them (the record is
+ * unsigned); `none` the journal has no MACs (written without a key: unauthenticated).
+ */
+export type JournalAuthentication = 'checked' | 'unchecked' | 'none';
 
 /** What sealing a journal found and wrote. */
 export interface SealJournalReport {
@@ -57,6 +71,7 @@ export interface SealJournalReport {
   readonly interrupted: boolean;
   /** The 1-based number of a torn final line that was dropped, if any. */
   readonly droppedTornLine: number | undefined;
+  readonly authentication: JournalAuthentication;
   readonly manifest: Manifest;
   readonly summary: RunSummary;
 }
@@ -68,7 +83,7 @@ export async function sealJournal(
   journalPath: string,
   options: SealJournalOptions,
 ): Promise<SealJournalReport> {
-  const scan = await scanJournal(journalPath);
+  const scan = await scanJournal(journalPath, options);
   const { sealer, start } = scan;
   let endText: string | undefined;
   let end = scan.end;
@@ -114,7 +129,15 @@ export async function sealJournal(
     for await (const line of readLines(journalPath)) {
       if (line.number === 1) continue;
       if (copied === scan.count) break;
-      yield line.text;
+      const { text, mac } = splitLine(line.text);
+      // Checked again: the file could have changed since pass 1.
+      if (scan.macKey !== undefined && (mac === undefined || !macMatches(scan.macKey, text, mac))) {
+        throw new RunbackError(
+          'JOURNAL_UNAUTHENTIC',
+          `journal ${journalPath}, line ${line.number} changed while it was being sealed`,
+        );
+      }
+      yield scan.authenticated ? text : line.text;
       copied++;
     }
     if (copied !== scan.count) {
@@ -135,13 +158,14 @@ export async function sealJournal(
     appendedEnd: endText !== undefined,
     interrupted,
     droppedTornLine: scan.tornLine,
+    authentication: !scan.authenticated ? 'none' : scan.macKey === undefined ? 'unchecked' : 'checked',
     manifest,
     summary,
   };
 }
 
 /** Pass 1: every line checked, the chain recomputed, the run's start and end found. */
-async function scanJournal(path: string) {
+async function scanJournal(path: string, options: SealJournalOptions) {
   const sealer = new IncrementalSealer();
   const seqs = new Set<number>();
   const types: Record<string, number> = {};
@@ -153,14 +177,17 @@ async function scanJournal(path: string) {
   let maxSeq = -1;
   let lastTsEnd = '';
   let tornLine: number | undefined;
+  let authenticated = false;
+  let macKey: Uint8Array | undefined;
   const corrupt = (number: number, what: string) =>
     new RunbackError('JOURNAL_CORRUPT', `journal ${path}, line ${number}: ${what}`);
 
   for await (const line of readLines(path)) {
+    const { text, mac } = splitLine(line.text);
     if (line.number === 1) {
       let header: unknown;
       try {
-        header = JSON.parse(line.text);
+        header = JSON.parse(text);
       } catch {
         header = undefined;
       }
@@ -171,17 +198,45 @@ async function scanJournal(path: string) {
           `${path} is not a runback journal: ${problem}`,
         );
       }
-      runId = (header as { run_id: string }).run_id;
-      continue;
+      const { run_id, auth } = header as JournalHeader;
+      runId = run_id;
+      authenticated = auth !== undefined;
+      if (auth === undefined && options.signer !== undefined && !options.allowUnauthenticated) {
+        throw new RunbackError(
+          'JOURNAL_UNAUTHENTICATED',
+          `journal ${path} carries no line MACs (it was written without a signing key), so anyone could have written or changed it; expected a journal written with the key given for signing`,
+        );
+      }
+      if (auth !== undefined && options.signer !== undefined) {
+        macKey = journalMacKey(options.signer, auth);
+      }
     }
     if (!line.terminated) {
       // A write cut short by the crash: never acknowledged, so not an event of the run.
       tornLine = line.number;
       break;
     }
+    if (authenticated && mac === undefined) {
+      throw new RunbackError(
+        'JOURNAL_UNAUTHENTIC',
+        `journal ${path}, line ${line.number}: expected a line MAC (the header says every line has one), got none`,
+      );
+    }
+    if (!authenticated && mac !== undefined) {
+      throw corrupt(line.number, 'expected no line MAC in a journal whose header declares none');
+    }
+    if (macKey !== undefined && !macMatches(macKey, text, mac as string)) {
+      throw new RunbackError(
+        'JOURNAL_UNAUTHENTIC',
+        line.number === 1
+          ? `journal ${path}: expected its header's MAC to match the signing key, got one that does not: the journal was written under another key, or changed without the key`
+          : `journal ${path}, line ${line.number}: expected the line's MAC to match the signing key, got one that does not: the line was written or changed without the key`,
+      );
+    }
+    if (line.number === 1) continue;
     let event: Record<string, unknown>;
     try {
-      event = JSON.parse(line.text) as Record<string, unknown>;
+      event = JSON.parse(text) as Record<string, unknown>;
     } catch (err) {
       throw corrupt(
         line.number,
@@ -239,5 +294,18 @@ async function scanJournal(path: string) {
       `journal ${path} holds no run-start event: there is no run to recover`,
     );
   }
-  return { sealer, runId, start, end, count, maxSeq, lastTsEnd, tornLine, types, redactions };
+  return {
+    sealer,
+    runId,
+    start,
+    end,
+    count,
+    maxSeq,
+    lastTsEnd,
+    tornLine,
+    types,
+    redactions,
+    authenticated,
+    macKey,
+  };
 }

@@ -6,17 +6,28 @@ import { closeSync, constants, fsyncSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { RunbackError } from '../core/errors.js';
 import type { JournalHeader } from './format.js';
+import { authenticatedLine } from './auth.js';
+
+/** How lines are written. */
+export interface JournalWriteOptions {
+  /** fsync after each append (default true). */
+  readonly sync?: boolean;
+  /** The line MAC key (auth.ts): each line gets its HMAC appended. */
+  readonly macKey?: Uint8Array | undefined;
+}
 
 /** An open journal file. */
 export class JournalWriter {
   readonly path: string;
   readonly #sync: boolean;
+  readonly #macKey: Uint8Array | undefined;
   #fd: number | undefined;
 
-  private constructor(path: string, fd: number, sync: boolean) {
+  private constructor(path: string, fd: number, options: JournalWriteOptions) {
     this.path = path;
     this.#fd = fd;
-    this.#sync = sync;
+    this.#sync = options.sync ?? true;
+    this.#macKey = options.macKey;
   }
 
   /**
@@ -27,7 +38,7 @@ export class JournalWriter {
   static create(
     path: string,
     header: JournalHeader,
-    options: { sync?: boolean } = {},
+    options: JournalWriteOptions = {},
   ): JournalWriter {
     let fd: number;
     try {
@@ -45,19 +56,15 @@ export class JournalWriter {
       }
       throw err;
     }
-    const writer = new JournalWriter(path, fd, options.sync ?? true);
+    const writer = new JournalWriter(path, fd, options);
     writer.append(JSON.stringify(header));
     syncDirectory(dirname(path));
     return writer;
   }
 
   /** Opens an existing journal to append to it (the `runback record` preload in the child). */
-  static openForAppend(path: string, options: { sync?: boolean } = {}): JournalWriter {
-    return new JournalWriter(
-      path,
-      openSync(path, constants.O_WRONLY | constants.O_APPEND),
-      options.sync ?? true,
-    );
+  static openForAppend(path: string, options: JournalWriteOptions = {}): JournalWriter {
+    return new JournalWriter(path, openSync(path, constants.O_WRONLY | constants.O_APPEND), options);
   }
 
   /** Appends one line (which must hold no newline); with sync (the default), waits until it is on disk. */
@@ -65,7 +72,8 @@ export class JournalWriter {
     if (this.#fd === undefined) {
       throw new RunbackError('RUN_ENDED', `journal ${this.path} is closed`);
     }
-    const bytes = Buffer.from(line + '\n', 'utf8');
+    const text = this.#macKey === undefined ? line : authenticatedLine(this.#macKey, line);
+    const bytes = Buffer.from(text + '\n', 'utf8');
     let offset = 0;
     while (offset < bytes.length) offset += writeSync(this.#fd, bytes, offset);
     if (this.#sync) fsyncSync(this.#fd);

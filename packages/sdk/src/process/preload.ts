@@ -45,7 +45,10 @@ if (child !== undefined || source !== undefined) {
   let sink: EventSink = { write: () => undefined };
   let close = () => undefined as void;
   if (child !== undefined) {
-    const writer = JournalWriter.openForAppend(child.journal, { sync: child.sync });
+    const writer = JournalWriter.openForAppend(child.journal, {
+      sync: child.sync,
+      macKey: child.macKey === undefined ? undefined : Buffer.from(child.macKey, 'hex'),
+    });
     sink = { write: (text) => writer.append(text) };
     close = () => writer.close();
   }

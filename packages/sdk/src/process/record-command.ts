@@ -94,6 +94,7 @@ export async function recordCommand(options: RecordCommandOptions): Promise<Reco
       ...(options.replay?.of === undefined ? {} : { replay_of: options.replay.of }),
     },
     sync: options.journal ?? false,
+    signer: options.signer,
   });
 
   const env: Record<string, string | undefined> = { ...baseEnv };

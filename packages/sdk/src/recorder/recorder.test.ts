@@ -460,12 +460,18 @@ describe('record: journal', () => {
     const afterStart = readLines(journal);
     expect(afterStart).toHaveLength(3); // header, run-start, and the empty text after the last newline
     expect(afterStart[2]).toBe('');
-    const header = JSON.parse(afterStart[0] as string) as Record<string, unknown>;
+    // With a signer every line ends in a tab and its HMAC (docs/guides/recording.md).
+    expect(afterStart.slice(0, 2).every((l) => /^\{.*\}\t[0-9a-f]{64}$/.test(l))).toBe(true);
+    const header = JSON.parse((afterStart[0] as string).split('\t')[0] as string) as Record<
+      string,
+      unknown
+    >;
     expect(header).toEqual({
       runback_journal: 1,
       run_id: 'run_journal01',
       created_at: expect.stringMatching(ISO_MS),
       writer: '@runback/sdk',
+      auth: { alg: 'HMAC-SHA256', kdf: 'HKDF-SHA256', salt: expect.stringMatching(/^[0-9a-f]{32}$/) },
     });
     expect(statSync(journal).mode & 0o777).toBe(0o600);
 
@@ -493,7 +499,11 @@ describe('record: journal', () => {
       'in-flight',
       'run',
     ]);
-    midRun.slice(1, 4).forEach((line, i) => expect(line).toBe(JSON.stringify(rec.events[i])));
+    midRun
+      .slice(1, 4)
+      .forEach((line, i) =>
+        expect(line.slice(0, line.lastIndexOf('\t'))).toBe(JSON.stringify(rec.events[i])),
+      );
   });
 
   it('a journal path of its own is used and removed, with or without out', async () => {

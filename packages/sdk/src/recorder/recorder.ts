@@ -10,6 +10,7 @@ import { isoNow } from '../core/internal-globals.js';
 import { journalHeader, journalPathFor } from '../journal/format.js';
 import { journalEventTexts } from '../journal/read.js';
 import { JournalWriter } from '../journal/writer.js';
+import { journalMacKey, newJournalAuth } from '../journal/auth.js';
 import { toEventError } from '../core/events.js';
 import { installCapture } from '../hooks/env/install.js';
 import { captureSettings, capturesAnything } from '../session/capture-settings.js';
@@ -57,6 +58,7 @@ export class Run {
   readonly #scope: Scope;
   readonly #texts: string[] | undefined;
   readonly #journal: JournalWriter | undefined;
+  readonly #journalMacKey: Uint8Array | undefined;
   readonly #startEvent: { ts_start: string };
   #ending: Promise<RunResult> | undefined;
 
@@ -80,7 +82,14 @@ export class Run {
     } else {
       const path =
         options.journal === true ? journalPathFor(options.out as string) : options.journal;
-      const journal = JournalWriter.create(path, journalHeader(this.id));
+      // With a signer, every line is authenticated under a key derived from it (auth.ts).
+      const auth = options.signer === undefined ? undefined : newJournalAuth();
+      const macKey =
+        options.signer === undefined || auth === undefined
+          ? undefined
+          : journalMacKey(options.signer, auth);
+      this.#journalMacKey = macKey;
+      const journal = JournalWriter.create(path, journalHeader(this.id, auth), { macKey });
       this.#journal = journal;
       sink = { write: (text) => journal.append(text) };
     }
@@ -192,7 +201,7 @@ export class Run {
 
     if (this.#journal !== undefined) this.#journal.close();
     const texts: Iterable<string> | AsyncIterable<string> =
-      this.#texts ?? journalEventTexts((this.#journal as JournalWriter).path);
+      this.#texts ?? journalEventTexts((this.#journal as JournalWriter).path, this.#journalMacKey);
     const out = this.#options.out;
     if (out === undefined) {
       const events: unknown[] = [];
