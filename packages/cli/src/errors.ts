@@ -66,7 +66,7 @@ export type CliErrorCode =
   | 'KEYGEN_WRITE_FAILED'
   // An SDK failure during record, recover or replay, under the command's prefix.
   | `${'RECORD' | 'RECOVER' | 'REPLAY'}_${RunbackErrorCode}`
-  // runback log, bundle, report, export, import and verify's evidence checks.
+  // runback log, bundle, anchor, report and verify's evidence checks.
   | EvidenceErrorCode;
 
 /** The codes of usage mistakes (exit 64). */

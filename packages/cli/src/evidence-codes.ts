@@ -1,5 +1,5 @@
-// The stable codes of the evidence commands (log, bundle, report, export, import) and of
-// verify's bundle, proof, anchor and manifest checks; part of CliErrorCode.
+// The stable codes of the evidence commands (log, bundle, anchor, report) and of verify's
+// bundle, proof, anchor and manifest checks; part of CliErrorCode.
 export type EvidenceErrorCode =
   // Usage mistakes.
   | 'USAGE_BAD_ORIGIN'
@@ -31,8 +31,4 @@ export type EvidenceErrorCode =
   // runback anchor
   | 'ANCHOR_INPUT_INVALID'
   // runback report
-  | 'REPORT_RECORD_INVALID'
-  // runback export / import
-  | 'EXPORT_RECORD_INVALID'
-  | 'IMPORT_NOT_OTLP'
-  | 'IMPORT_CANNOT_SEAL';
+  | 'REPORT_RECORD_INVALID';
