@@ -52,7 +52,11 @@ export function App() {
   const trustRef = useRef(trustOf(keys, hmacKey));
   trustRef.current = trustOf(keys, hmacKey);
 
-  const accept = (response: Response) => {
+  // Only the latest verification counts: a record chosen while another was being verified
+  // replaces it, whichever answer arrives last.
+  const latest = useRef(0);
+  const accept = (ticket: number) => (response: Response) => {
+    if (ticket !== latest.current) return;
     setProgress(null);
     if (response.type === 'failed') {
       setFailure(`${response.code}: ${response.message}`);
@@ -70,9 +74,12 @@ export function App() {
   const run = (source: Source) => {
     setFailure(null);
     setProgress({ stage: 'read', done: 0, total: 0 });
+    const ticket = ++latest.current;
     void worker
-      .verify(source, trustRef.current, (stage, done, total) => setProgress({ stage, done, total }))
-      .then(accept);
+      .verify(source, trustRef.current, (stage, done, total) => {
+        if (ticket === latest.current) setProgress({ stage, done, total });
+      })
+      .then(accept(ticket));
   };
 
   // The service's published keys, when this page is served by the audit API.
@@ -98,7 +105,7 @@ export function App() {
       first.current = false;
       return;
     }
-    if (verified !== null) void worker.reverify(trustRef.current).then(accept);
+    if (verified !== null) void worker.reverify(trustRef.current).then(accept(++latest.current));
   }, [keys, hmacKey]);
 
   const handle: RecordHandle | null =

@@ -1,6 +1,9 @@
 // An 8 MiB record verifies without freezing the page: verification runs in the worker, so a
 // requestAnimationFrame counter on the main thread keeps running and progress is shown. The
 // measured time is printed for docs/benchmarks.md (speed goals live in `pnpm bench`).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyJson } from '@runback/verify';
 import {
@@ -11,7 +14,7 @@ import {
   type StaticSite,
   type TestBrowser,
 } from './browser.js';
-import { largeRecordText, SIGNER_PEM } from './records.js';
+import { largeRecordText, SIGNER_PEM, tamperedRecordText } from './records.js';
 
 let site: StaticSite;
 let chrome: TestBrowser;
@@ -82,5 +85,23 @@ describe('a large record', () => {
     expect(verifyMs).toBeGreaterThan(0);
     expect(during.length).toBeGreaterThan(10);
     expect(longest).toBeLessThan(Math.max(250, verifyMs / 2));
+  });
+
+  it('shows the record chosen last when one is chosen while another is being verified', async () => {
+    const { page } = await chrome.newPage();
+    await page.goto(site.url);
+    const dir = mkdtempSync(join(tmpdir(), 'runback-web-order-'));
+    try {
+      writeFileSync(join(dir, 'large.json'), largeRecordText(4));
+      await page.setInputFiles('#record-file', join(dir, 'large.json'));
+      await page.waitForSelector('.progress[data-stage="read"], .progress[data-stage="verify"]');
+      await chooseRecord(page, 'tampered.json', tamperedRecordText());
+      expect(await verdictOf(page)).toBe('invalid');
+      expect(await page.textContent('.file-facts')).toContain('tampered.json');
+      // The large record's answer came first and was dropped; the event list is the tampered run's.
+      expect(await page.getAttribute('#verify-events', 'data-count')).toBe('8');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -109,9 +109,17 @@ async function handle(request: Request): Promise<void> {
   }
 }
 
+// One request at a time, in order: a row request never sees a half-replaced record, and a
+// record chosen while another is being verified is verified after it.
+let queue: Promise<void> = Promise.resolve();
+
 scope.addEventListener('message', (event) => {
   const request = event.data;
-  handle(request).catch((err: unknown) => {
+  queue = queue.then(() => run(request));
+});
+
+async function run(request: Request): Promise<void> {
+  await handle(request).catch((err: unknown) => {
     // verify never throws on a record; this is a read failure or a malformed trust option.
     const code =
       typeof (err as { code?: unknown })?.code === 'string'
@@ -124,4 +132,4 @@ scope.addEventListener('message', (event) => {
       message: (err as Error)?.message ?? String(err),
     });
   });
-});
+}
