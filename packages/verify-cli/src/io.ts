@@ -5,8 +5,11 @@
 export interface CommandIO {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
-  /** Reads a file (or standard input for "-") as bytes. */
-  readonly readInput: (path: string) => Promise<Uint8Array>;
+  /**
+   * Reads a file (or standard input for "-") as bytes. With `maxBytes`, only a regular file or
+   * "-" is read, and input longer than the cap is refused (InputError, read-bounded.ts).
+   */
+  readonly readInput: (path: string, options?: { maxBytes: number }) => Promise<Uint8Array>;
   /** Whether stdout is a terminal (colour and symbols are used only there). */
   readonly isTTY: boolean;
   readonly env: Readonly<Record<string, string | undefined>>;

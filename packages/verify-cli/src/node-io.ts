@@ -1,6 +1,7 @@
 // The real process's I/O for commands: files, standard input, the terminal.
 import { readFile } from 'node:fs/promises';
 import type { CommandIO } from './io.js';
+import { readBoundedInput } from './read-bounded.js';
 
 /** Reads all of standard input. */
 async function readStdin(): Promise<Uint8Array> {
@@ -14,7 +15,12 @@ export function nodeIO(): CommandIO {
   return {
     stdout: (text) => void process.stdout.write(text),
     stderr: (text) => void process.stderr.write(text),
-    readInput: async (path) => (path === '-' ? readStdin() : readFile(path)),
+    readInput: async (path, options) =>
+      options !== undefined
+        ? readBoundedInput(path, options)
+        : path === '-'
+          ? readStdin()
+          : readFile(path),
     isTTY: process.stdout.isTTY === true,
     env: process.env,
   };

@@ -13,6 +13,7 @@ import { EXIT, type CommandIO } from './io.js';
 import { formatReport } from './report.js';
 import { makeStyle, useColor } from './style.js';
 import { loadTrust } from './trust-flags.js';
+import { DEFAULT_MAX_INPUT_BYTES, InputError } from './read-bounded.js';
 
 /** Usage text of the verify command; `program` is how it was invoked. */
 export function verifyUsage(program: string): string {
@@ -27,7 +28,13 @@ Options:
   --revoked PEM_FILE   treat signatures by this key as invalid (repeatable)
   --key HMAC_KEY       shared secret for HMAC-SHA256 records
   --key-file FILE      read the HMAC secret from FILE (one trailing newline is ignored)
+  --max-bytes N        refuse a FILE (or standard input) longer than N bytes
+                       (default ${DEFAULT_MAX_INPUT_BYTES}, 256 MiB)
   -h, --help           show this help
+
+FILE must be a regular file or "-": a device, FIFO or directory is refused
+(INPUT_NOT_REGULAR_FILE), and reading stops as soon as the input passes --max-bytes
+(INPUT_TOO_LARGE); both exit 64.
 
 Exit status: 0 valid, 1 invalid, 2 unverified (intact but signer not proven), 64 usage error.`;
 }
@@ -50,6 +57,7 @@ export async function runVerifyCommand(
         revoked: { type: 'string', multiple: true, default: [] },
         key: { type: 'string' },
         'key-file': { type: 'string' },
+        'max-bytes': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -63,6 +71,15 @@ export async function runVerifyCommand(
   }
   if (positionals.length === 0)
     return usage(io, program, 'expected at least one FILE (or "-" for standard input), got none');
+  const maxBytes =
+    values['max-bytes'] === undefined ? DEFAULT_MAX_INPUT_BYTES : Number(values['max-bytes']);
+  if (!/^[0-9]+$/.test(values['max-bytes'] ?? '0') || !Number.isSafeInteger(maxBytes) || maxBytes < 1) {
+    return usage(
+      io,
+      program,
+      `expected --max-bytes to be a whole number of bytes >= 1, got ${JSON.stringify(values['max-bytes'])}`,
+    );
+  }
   if (values.key !== undefined && values['key-file'] !== undefined) {
     return usage(io, program, 'expected one of --key or --key-file, got both');
   }
@@ -93,9 +110,10 @@ export async function runVerifyCommand(
   for (const file of positionals) {
     let bytes: Uint8Array;
     try {
-      bytes = await io.readInput(file);
+      bytes = await io.readInput(file, { maxBytes });
     } catch (err) {
-      io.stderr(`${program}: cannot read ${file}: ${(err as Error).message}\n`);
+      const code = err instanceof InputError ? ` [${err.code}]` : '';
+      io.stderr(`${program}: cannot read ${file}${code}: ${(err as Error).message}\n`);
       worst = EXIT.usage;
       continue;
     }
