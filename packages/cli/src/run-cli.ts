@@ -1,7 +1,7 @@
 // runback's dispatcher: picks the command, loads only its module (dynamic import, one chunk
 // per command in the build), runs it, and maps whatever it throws to an exit status in one
 // place: CliError → its own status, UsageError → 64, anything else → 70 (a bug).
-import type { CommandIO } from '@runback/verify-cli';
+import { escapeTerminal, type CommandIO } from '@runback/verify-cli';
 import type { Command } from './command.js';
 import { CliError, EXIT, messageOf } from './errors.js';
 import { cliVersion } from './version.js';
@@ -192,10 +192,16 @@ function unknownCommand(io: CommandIO, name: string): number {
 }
 
 function usage(io: CommandIO, program: string, message: string, hint: string | undefined): number {
+  // Messages quote file names, flags and record text: escaped so they cannot drive the terminal.
   io.stderr(
-    `${program}: ${message}\n${hint === undefined ? '' : `${hint}\n`}Run "${program === 'runback help' ? 'runback' : program} --help" for usage.\n`,
+    `${program}: ${escapeTerminal(message)}\n${hint === undefined ? '' : `${escapeLines(hint)}\n`}Run "${program === 'runback help' ? 'runback' : program} --help" for usage.\n`,
   );
   return EXIT.usage;
+}
+
+/** A hint may span lines (an example command under the message): each line is escaped. */
+function escapeLines(text: string): string {
+  return text.split('\n').map(escapeTerminal).join('\n');
 }
 
 /** The one place a thrown error becomes output and an exit status. */
@@ -209,13 +215,15 @@ function report(err: unknown, io: CommandIO, program: string, json: boolean): nu
       );
     }
     if (err.exitCode === EXIT.usage) return usage(io, program, err.message, err.hint);
-    io.stderr(`${program}: ${err.message}\n${err.hint === undefined ? '' : `${err.hint}\n`}`);
+    io.stderr(
+      `${program}: ${escapeTerminal(err.message)}\n${err.hint === undefined ? '' : `${escapeLines(err.hint)}\n`}`,
+    );
     return err.exitCode;
   }
   if (isUsageError(err)) return usage(io, program, err.message, undefined);
   const debug = io.env['RUNBACK_DEBUG'] !== undefined && io.env['RUNBACK_DEBUG'] !== '';
   io.stderr(
-    `${program}: unexpected error: ${messageOf(err)}\n` +
+    `${program}: unexpected error: ${escapeTerminal(messageOf(err))}\n` +
       (debug && err instanceof Error && err.stack !== undefined
         ? `${err.stack}\n`
         : 'Run again with RUNBACK_DEBUG=1 for the stack trace.\n') +

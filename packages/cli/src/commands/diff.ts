@@ -1,12 +1,12 @@
 // `runback diff A B`: a semantic diff of two runs. The comparison is the
 // SDK's diffRecords; this reads the files and prints the result.
-import { diffRecords, preview, type RecordDiff, type StepChange } from '@runback/diff';
+import { diffRecords, type RecordDiff, type StepChange } from '@runback/diff';
 import { verify } from '@runback/verify';
-import { makeStyle, useColor, type CommandIO } from '@runback/verify-cli';
+import { escapeTerminal as t, makeStyle, useColor, type CommandIO } from '@runback/verify-cli';
 import type { Command } from '../command.js';
 import { parseCommandArgs } from '../command.js';
 import { CliError, EXIT, messageOf, usageError } from '../errors.js';
-import { VALUE_WIDTH, formatChanges } from '../format/changes.js';
+import { VALUE_WIDTH, formatChanges, preview } from '../format/changes.js';
 import { parseRecordJson } from '../record-json.js';
 
 const usage = `Usage: runback diff A B [--json]
@@ -104,7 +104,7 @@ type Style = ReturnType<typeof makeStyle>;
 function formatDiff(diff: RecordDiff, a: About, b: About, style: Style): string {
   const lines: string[] = [];
   const side = (label: string, about: About) =>
-    `  ${label}  ${about.file}  ${String(about.run_id)} (${String(about.status)}, ${about.events} events)${about.intact ? '' : style.yellow('  does not verify as intact')}`;
+    `  ${label}  ${t(about.file)}  ${t(String(about.run_id))} (${t(String(about.status))}, ${about.events} events)${about.intact ? '' : style.yellow('  does not verify as intact')}`;
   lines.push(side('a', a), side('b', b), '');
 
   for (const step of diff.steps) lines.push(...formatStep(step, style));
@@ -112,7 +112,9 @@ function formatDiff(diff: RecordDiff, a: About, b: About, style: Style): string 
   if (run.status !== null || run.input.length + run.output.length + run.error.length > 0) {
     lines.push(`${style.yellow('~')} run`);
     if (run.status !== null)
-      lines.push(`    status  ${JSON.stringify(run.status.a)} → ${JSON.stringify(run.status.b)}`);
+      lines.push(
+        `    status  ${t(JSON.stringify(run.status.a))} → ${t(JSON.stringify(run.status.b))}`,
+      );
     lines.push(
       ...formatChanges('input', run.input),
       ...formatChanges('output', run.output),
@@ -126,7 +128,7 @@ function formatDiff(diff: RecordDiff, a: About, b: About, style: Style): string 
     for (const m of diff.models) {
       const tokens = `${m.a.total_tokens} → ${m.b.total_tokens} tokens (${signed(m.b.total_tokens - m.a.total_tokens)})`;
       const latency = `${Math.round(m.a.latency_ms)} → ${Math.round(m.b.latency_ms)} ms (${signed(Math.round(m.b.latency_ms - m.a.latency_ms))})`;
-      lines.push(`  ${m.model}  ${m.a.calls} → ${m.b.calls} calls  ${tokens}  ${latency}`);
+      lines.push(`  ${t(m.model)}  ${m.a.calls} → ${m.b.calls} calls  ${tokens}  ${latency}`);
     }
     lines.push('');
   }
@@ -152,7 +154,7 @@ function formatStep(step: StepChange, style: Style): string[] {
       : step.change === 'removed'
         ? style.red('-')
         : style.yellow('~');
-  const head = `${mark} ${step.type} ${step.name}  ${style.dim(`(${where})`)}`;
+  const head = `${mark} ${t(step.type)} ${t(step.name)}  ${style.dim(`(${where})`)}`;
   if (step.change !== 'changed') {
     return [
       head,

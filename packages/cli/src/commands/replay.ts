@@ -2,10 +2,10 @@
 // reproduces its record. The replay machinery is the SDK's (the same
 // preload as `runback record`, with RUNBACK_REPLAY set); this wires flags, reads the records
 // and reports.
-import { diffJson, type JsonChange } from '@runback/diff';
-import { REPLAY_MODES, RunbackError, type ReplayMode, type ReplayReport } from '@runback/sdk';
+import { diffJson } from '@runback/diff';
+import { REPLAY_MODES, RunbackError, type ReplayMode } from '@runback/sdk';
 import { compareRuns, recordCommand } from '@runback/sdk/process';
-import { verifyJson, type VerifyResult } from '@runback/verify';
+import { verifyJson } from '@runback/verify';
 import { makeStyle, useColor, type CommandIO } from '@runback/verify-cli';
 import { randomBytes } from 'node:crypto';
 import { readFile, unlink } from 'node:fs/promises';
@@ -14,9 +14,9 @@ import { join } from 'node:path';
 import type { Command } from '../command.js';
 import { parseCommandArgs, splitAtDoubleDash } from '../command.js';
 import { CliError, EXIT, messageOf, usageError } from '../errors.js';
-import { formatChanges } from '../format/changes.js';
 import { parseRecordJson } from '../record-json.js';
 import { loadSigner } from '../sign/signer.js';
+import { formatReplayReport } from '../replay/format.js';
 import { loadTrust } from '../replay/trust.js';
 
 const usage = `Usage: runback replay RECORD [--mode strict|ordered|live-on-miss] [--out FILE]
@@ -168,7 +168,7 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
       );
     } else {
       io.stderr(
-        formatReport(
+        formatReplayReport(
           report,
           recordPath,
           verification,
@@ -206,47 +206,6 @@ async function readRecordBytes(path: string, io: CommandIO): Promise<Uint8Array>
 
 function parseRecord(bytes: Uint8Array, path: string): ParsedRecord {
   return parseRecordJson(bytes, path, 'REPLAY_NOT_JSON') as ParsedRecord;
-}
-
-type Style = ReturnType<typeof makeStyle>;
-
-function formatReport(
-  report: ReplayReport,
-  recordPath: string,
-  verification: VerifyResult,
-  outputDiff: readonly JsonChange[],
-  out: string | undefined,
-  style: Style,
-): string {
-  const lines: string[] = [];
-  const d = report.divergence;
-  if (report.status === 'reproduced') {
-    lines.push(`${style.green('✓ REPRODUCED')}  ${recordPath}  (${report.mode} replay)`);
-  } else if (d !== null) {
-    const why = {
-      request: 'the request differs',
-      output: 'the answer differs',
-      missing: 'the replay stopped making calls',
-      extra: 'the replay made a call the record does not hold',
-    }[d.reason];
-    lines.push(
-      `${style.red('✗ DIVERGED')} at call ${d.call} (${d.kind}${d.kind === d.name ? '' : ` ${d.name}`}): ${why}  (${report.mode} replay of ${recordPath})`,
-    );
-    lines.push(...formatChanges('request', d.input, 12), ...formatChanges('answer', d.output, 12));
-  } else {
-    lines.push(
-      `${style.red('✗ DIVERGED')}  ${recordPath}  (${report.mode} replay): the calls match, the output does not`,
-    );
-  }
-  lines.push(
-    `  record     ${verification.verdict}${verification.verdict === 'unverified' ? style.dim(' (intact; pass --pubkey to prove its signer)') : ''}`,
-    `  calls      ${report.recorded.entryCount} recorded, ${report.replayed.entryCount} in the replay`,
-    `  cassette   ${report.cassetteMatches ? style.green('same') : style.red('differs')}  ${report.recorded.cassetteDigest.slice(0, 16)}… ${report.cassetteMatches ? '=' : '≠'} ${report.replayed.cassetteDigest.slice(0, 16)}…`,
-    `  output     ${report.outputMatches ? style.green('same') : style.red('differs')}`,
-  );
-  if (!report.outputMatches) lines.push(...formatChanges('', outputDiff, 12).map((l) => `  ${l}`));
-  if (out !== undefined) lines.push(`  replay     ${out}`);
-  return lines.join('\n') + '\n';
 }
 
 export const command: Command = { usage, run };

@@ -1,5 +1,12 @@
-// JSON Pointer changes as the commands print them: one line each, values shortened.
-import { preview, type JsonChange } from '@runback/diff';
+// JSON Pointer changes as the commands print them: one line each, values shortened, and
+// record-derived text (paths, values) escaped for the terminal.
+import { preview as previewJson, type JsonChange } from '@runback/diff';
+import { escapeTerminal } from '@runback/verify-cli';
+
+/** A value shortened to one line, with control and bidi characters shown as escapes. */
+export function preview(value: unknown, width: number): string {
+  return escapeTerminal(previewJson(value, width));
+}
 
 /** How wide a value is shown on one line of output. */
 export const VALUE_WIDTH = 72;
@@ -16,7 +23,7 @@ export function formatChanges(
   const width = Math.max(label.length, 7);
   return list.slice(0, limit).map((c, i) => {
     const tag = (i === 0 ? label : '').padEnd(width);
-    const path = c.path === '' ? '(whole value)' : c.path;
+    const path = c.path === '' ? '(whole value)' : escapeTerminal(c.path);
     if (c.op === 'add') return `    ${tag} + ${path}  ${preview(c.after, VALUE_WIDTH)}`;
     if (c.op === 'remove') return `    ${tag} - ${path}  ${preview(c.before, VALUE_WIDTH)}`;
     return `    ${tag} ~ ${path}  ${preview(c.before, VALUE_WIDTH)} → ${preview(c.after, VALUE_WIDTH)}`;

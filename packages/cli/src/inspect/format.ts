@@ -1,7 +1,7 @@
 // The human layout of `runback inspect`: a header line, then short sections with aligned
 // columns. Every string taken from the record is made safe to print first: a record is
 // untrusted input, and control characters in it must not drive the reader's terminal.
-import type { Style } from '@runback/verify-cli';
+import { escapeTerminal, type Style } from '@runback/verify-cli';
 import type { RecordSummary } from './summarize.js';
 
 /** Formats a summary for a person; `name` is the file it came from. */
@@ -172,9 +172,6 @@ function table(rows: readonly (readonly string[])[], right: readonly boolean[] =
 
 // eslint-disable-next-line no-control-regex
 const ANSI_COLOUR = /\u001b\[[0-9;]*m/g;
-// C0 controls, DEL, C1 controls, bidi embeddings/overrides and isolates.
-// eslint-disable-next-line no-control-regex
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
 /** Length as displayed: ANSI colour codes take no room. */
 function visibleLength(text: string): number {
@@ -200,10 +197,7 @@ export function formatDuration(ms: number): string {
  * overrides are shown as \u escapes, and long text is cut at `max` characters.
  */
 export function safe(text: string, max = 80): string {
-  const cleaned = text.replace(
-    UNSAFE,
-    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  const cleaned = escapeTerminal(text);
   const chars = [...cleaned];
   return chars.length > max ? chars.slice(0, max - 1).join('') + '…' : cleaned;
 }

@@ -1,4 +1,5 @@
 // Printing a log command's result: one JSON object with --json, else readable lines.
+import { escapeTerminal } from '@runback/verify-cli';
 import type { CommandIO } from './io.js';
 
 export function printResult(
@@ -11,17 +12,7 @@ export function printResult(
 }
 
 /** Record-derived text for a terminal: control characters escaped so they cannot restyle it. */
-export function safe(text: string): string {
-  let out = '';
-  for (const c of text) {
-    const code = c.charCodeAt(0);
-    out +=
-      code < 0x20 || (code >= 0x7f && code <= 0x9f)
-        ? `\\u${code.toString(16).padStart(4, '0')}`
-        : c;
-  }
-  return out;
-}
+export const safe = escapeTerminal;
 
 export const hex = (bytes: Uint8Array): string =>
   Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');

@@ -1,0 +1,48 @@
+// The human report of `runback replay` (on stderr: stdout belongs to the replayed program).
+// The record's call kinds, names, values and the paths come from outside, so each passes
+// through escapeTerminal (values through formatChanges) before it reaches the terminal.
+import type { JsonChange } from '@runback/diff';
+import type { ReplayReport } from '@runback/sdk';
+import type { VerifyResult } from '@runback/verify';
+import { escapeTerminal as t, type Style } from '@runback/verify-cli';
+import { formatChanges } from '../format/changes.js';
+
+/** Reproduced or where it diverged, then the record's verdict, calls, cassette and output. */
+export function formatReplayReport(
+  report: ReplayReport,
+  recordPath: string,
+  verification: VerifyResult,
+  outputDiff: readonly JsonChange[],
+  out: string | undefined,
+  style: Style,
+): string {
+  const lines: string[] = [];
+  const d = report.divergence;
+  if (report.status === 'reproduced') {
+    lines.push(`${style.green('✓ REPRODUCED')}  ${t(recordPath)}  (${report.mode} replay)`);
+  } else if (d !== null) {
+    const why = {
+      request: 'the request differs',
+      output: 'the answer differs',
+      missing: 'the replay stopped making calls',
+      extra: 'the replay made a call the record does not hold',
+    }[d.reason];
+    lines.push(
+      `${style.red('✗ DIVERGED')} at call ${d.call} (${t(d.kind)}${d.kind === d.name ? '' : ` ${t(d.name)}`}): ${why}  (${report.mode} replay of ${t(recordPath)})`,
+    );
+    lines.push(...formatChanges('request', d.input, 12), ...formatChanges('answer', d.output, 12));
+  } else {
+    lines.push(
+      `${style.red('✗ DIVERGED')}  ${t(recordPath)}  (${report.mode} replay): the calls match, the output does not`,
+    );
+  }
+  lines.push(
+    `  record     ${verification.verdict}${verification.verdict === 'unverified' ? style.dim(' (intact; pass --pubkey to prove its signer)') : ''}`,
+    `  calls      ${report.recorded.entryCount} recorded, ${report.replayed.entryCount} in the replay`,
+    `  cassette   ${report.cassetteMatches ? style.green('same') : style.red('differs')}  ${report.recorded.cassetteDigest.slice(0, 16)}… ${report.cassetteMatches ? '=' : '≠'} ${report.replayed.cassetteDigest.slice(0, 16)}…`,
+    `  output     ${report.outputMatches ? style.green('same') : style.red('differs')}`,
+  );
+  if (!report.outputMatches) lines.push(...formatChanges('', outputDiff, 12).map((l) => `  ${l}`));
+  if (out !== undefined) lines.push(`  replay     ${t(out)}`);
+  return lines.join('\n') + '\n';
+}
