@@ -3,7 +3,7 @@
 // record. It copies on write: the agent's own objects are never modified.
 import { escapePointerToken } from '@runback/canonical';
 import { argError } from '../core/errors.js';
-import { redactJsonText } from './json-text.js';
+import { looksLikeJsonDocument, redactJsonDocument } from './json-text.js';
 import {
   ARGV_FLAG,
   AWS_KEY_ID,
@@ -12,6 +12,7 @@ import {
   NAMED_VALUES,
   REDACTED,
   SECRET_NAME_ENDINGS,
+  SECRET_NAME_STEM,
   SECRET_QUERY_PARAMETER,
   SECRET_VALUE_PATTERNS,
   isSwitchName,
@@ -42,6 +43,8 @@ export class Redactor {
   readonly #enabled: boolean;
   readonly #nameEndings: readonly string[];
   readonly #allow: ReadonlySet<string>;
+  /** Whether custom secret names exist (SECRET_NAME_STEM covers only the built-in ones). */
+  readonly #customNames: boolean;
   /** The built-in patterns as one alternation, then each custom pattern with its own flags. */
   readonly #patterns: readonly RegExp[];
   /** Names seen before and whether they are secret: agents reuse a small set of names. */
@@ -70,6 +73,7 @@ export class Redactor {
       if (!(pattern instanceof RegExp)) throw argError('redact.patterns', 'RegExps', pattern);
     }
     this.#nameEndings = [...SECRET_NAME_ENDINGS, ...(keys as string[]).map(normaliseName)];
+    this.#customNames = keys.length > 0;
     this.#allow = new Set((allowKeys as string[]).map(normaliseName));
     // One alternation for the built-in patterns: each string is scanned once for them. A
     // custom pattern keeps its own flags (`i`, `s`, `u`...) and group numbers, so it is
@@ -120,12 +124,21 @@ export class Redactor {
     // The shortest thing a built-in rule matches (`&sig=x`, `t=x`) is 3 characters: ids,
     // roles and such short strings need no scan.
     if (text.length < 3 && this.#patterns.length === 1) return text;
-    let out = redactJsonText(text, this.#isSecret);
+    // The rules that judge names inside text only run where their cheap pre-checks pass and a
+    // secret name can be.
+    const names =
+      (looksLikeJsonDocument(text) || NAMED_VALUES.some((rule) => scans(rule, text))) &&
+      (this.#customNames || SECRET_NAME_STEM.test(text));
+    const document = names ? redactJsonDocument(text, this.#isSecret) : undefined;
+    let out = document ?? text;
     for (const rule of CONTEXT_RULES)
       if (scans(rule, out)) out = out.replace(rule.pattern, awsSecretBesideKeyId);
     for (const pattern of this.#patterns) out = out.replace(pattern, REDACTED);
-    for (const rule of NAMED_VALUES)
+    for (const rule of names ? NAMED_VALUES : []) {
+      // A JSON document's members were judged by name already, by structure.
+      if (document !== undefined && rule.id === 'quoted-secret-member') continue;
       if (scans(rule, out)) out = out.replace(rule.pattern, this.#namedValue);
+    }
     return out.includes('=') ? out.replace(SECRET_QUERY_PARAMETER, `$1${REDACTED}`) : out;
   }
 

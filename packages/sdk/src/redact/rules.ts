@@ -159,6 +159,13 @@ export const ARGV_FLAG = /^--([A-Za-z][\w-]*)$/;
 /** The credential-format patterns, for callers that scan text themselves. */
 export const SECRET_VALUE_PATTERNS: readonly RegExp[] = CREDENTIAL_FORMATS.map((r) => r.pattern);
 
+/**
+ * A part of every built-in secret name ending, as it appears in text with or without `-` and
+ * `_`: text without any of these holds no built-in secret name, so the rules that judge names
+ * inside text can skip it.
+ */
+export const SECRET_NAME_STEM = /key|auth|pass|token|secret|cookie|credential|session/i;
+
 /** Normalises a member name for matching: lowercase, without `-` and `_`. */
 export function normaliseName(name: string): string {
   return name.toLowerCase().replace(/[-_]/g, '');
