@@ -1,5 +1,6 @@
 // One positive and one near-miss negative per redaction rule (rules.ts). The table must name
 // every rule, so a rule added without cases fails here.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { REDACTED, Redactor } from './index.js';
 import { RULE_IDS } from './rules.js';
@@ -160,5 +161,50 @@ describe('redaction rules', () => {
     const body = JSON.stringify({ grant_type: 'client_credentials', client_secret: 'x', n: [1] });
     const out = redactor.redactString(body);
     expect(JSON.parse(out)).toEqual({ grant_type: 'client_credentials', client_secret: R, n: [1] });
+  });
+});
+
+describe('redaction of text, properties', () => {
+  const redactor = new Redactor();
+  const name = fc.constantFrom(
+    'password',
+    'client_secret',
+    'api_key',
+    'user',
+    'max_tokens',
+    'id',
+    'a b',
+  );
+  const leaf = fc.oneof(
+    fc.stringMatching(/^[a-z0-9 ]{0,8}$/),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+  );
+  const { value } = fc.letrec((tie) => ({
+    value: fc.oneof({ depthSize: 'small' }, leaf, tie('array'), tie('object')),
+    array: fc.array(tie('value'), { maxLength: 3 }),
+    object: fc.dictionary(name, tie('value'), { maxKeys: 4 }),
+  }));
+
+  it('never throws on any text', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 80 }), (text) => {
+        expect(typeof redactor.redactString(text)).toBe('string');
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('a JSON document as text is redacted as its value would be, in any layout', () => {
+    fc.assert(
+      fc.property(fc.dictionary(name, value, { maxKeys: 4 }), fc.boolean(), (doc, pretty) => {
+        const text = JSON.stringify(doc, null, pretty ? 2 : undefined);
+        expect(JSON.parse(redactor.redactString(text))).toEqual(
+          JSON.parse(JSON.stringify(redactor.redact(doc).value)),
+        );
+      }),
+      { numRuns: 500 },
+    );
   });
 });
