@@ -40,7 +40,7 @@ export function chainEvents(input: readonly unknown[]): {
     // event is a JSON copy with its members in canonical order (`_hash` first): the data model
     // canonical() hashed, laid out so that a verifier can hash it with one native stringify
     // (docs/spec.md §7).
-    events.push(canonicalOrder({ ...event, _hash: hash }) as SealedEvent);
+    events.push(canonicalOrder({ ...event, _hash: hash }));
   });
   return { events, contentDigest: chain.contentDigest };
 }
