@@ -73,6 +73,19 @@ export function takeChildRecording(env: NodeJS.ProcessEnv): ChildRecording | und
   };
 }
 
+/**
+ * Set when the program was started with an IPC channel to `runback record`: the preload ends the
+ * program when that channel closes (its parent died).
+ */
+export const WATCH_PARENT_ENV = 'RUNBACK_RECORD_WATCH_PARENT';
+
+/** Reads and removes {@link WATCH_PARENT_ENV}. */
+export function takeWatchParent(env: NodeJS.ProcessEnv): boolean {
+  const value = env[WATCH_PARENT_ENV];
+  delete env[WATCH_PARENT_ENV];
+  return value === '1';
+}
+
 /** The variables that ask the preload to answer a program's calls from a record. */
 export const REPLAY_ENV = {
   path: 'RUNBACK_REPLAY',

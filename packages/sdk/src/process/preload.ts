@@ -14,10 +14,20 @@ import { captureFor, checkRecordForReplay } from '../recorder/replay.js';
 import { REPLAY_MODES, ReplaySource, type ReplayMode } from '../session/replay-source.js';
 import { ActiveRun, type EventSink } from '../session/active-run.js';
 import { setProcessReplaySource, setProcessScope } from '../session/context.js';
-import { takeChildRecording, takeReplayRequest } from '../journal/child-env.js';
+import { takeChildRecording, takeReplayRequest, takeWatchParent } from '../journal/child-env.js';
 
 const child = takeChildRecording(process.env);
 const replayRequest = takeReplayRequest(process.env);
+
+// The program dies with `runback record`: its IPC channel closes when the parent dies, however it
+// died. Unreferenced, so the channel never keeps the program alive by itself; the variables Node
+// uses to find the channel are removed so that a program's own children do not inherit it.
+if (takeWatchParent(process.env) && process.channel !== undefined) {
+  delete process.env['NODE_CHANNEL_FD'];
+  delete process.env['NODE_CHANNEL_SERIALIZATION_MODE'];
+  process.channel.unref();
+  process.once('disconnect', () => process.kill(process.pid, 'SIGKILL'));
+}
 
 let source: ReplaySource | undefined;
 let replayCapture: CaptureEnvOptions | undefined;

@@ -4,6 +4,7 @@
 // the same journal; the run-end event holds the exit status and the captured output. Then the
 // journal is sealed into the record.
 import { spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,7 +17,7 @@ import { journalPathFor } from '../journal/format.js';
 import { sealJournal, type SealJournalReport } from '../journal/seal.js';
 import { environmentFingerprint } from './fingerprint.js';
 import { OutputCapture, type CapturedOutput } from './output-capture.js';
-import { REPLAY_ENV } from '../journal/child-env.js';
+import { REPLAY_ENV, WATCH_PARENT_ENV } from '../journal/child-env.js';
 import type { ReplayMode } from '../session/replay-source.js';
 
 /** Options of {@link recordCommand}. */
@@ -135,18 +136,26 @@ async function runAndSeal(
     signal: NodeJS.Signals | null;
     error?: Error;
   }>((done) => {
-    const child = spawn(options.command, args, { cwd, env, stdio: ['inherit', 'pipe', 'pipe'] });
+    // A preloaded program gets an IPC channel it watches: when this process dies (even by
+    // SIGKILL) the channel closes and the preload ends the program, so it cannot go on running
+    // while `runback recover` seals a partial run.
+    const preloaded = options.preload ?? true;
+    const child = spawn(options.command, args, {
+      cwd,
+      env: preloaded ? { ...env, [WATCH_PARENT_ENV]: '1' } : env,
+      stdio: preloaded ? ['inherit', 'pipe', 'pipe', 'ipc'] : ['inherit', 'pipe', 'pipe'],
+    });
     const forward = (signal: NodeJS.Signals) => () => void child.kill(signal);
     const handlers = FORWARDED.map((signal) => [signal, forward(signal)] as const);
     for (const [signal, handler] of handlers) process.on(signal, handler);
     const cleanup = () => {
       for (const [signal, handler] of handlers) process.off(signal, handler);
     };
-    child.stdout.on('data', (chunk: Buffer) => {
+    (child.stdout as Readable).on('data', (chunk: Buffer) => {
       stdout.add(chunk);
       options.onStdout?.(chunk);
     });
-    child.stderr.on('data', (chunk: Buffer) => {
+    (child.stderr as Readable).on('data', (chunk: Buffer) => {
       stderr.add(chunk);
       options.onStderr?.(chunk);
     });
