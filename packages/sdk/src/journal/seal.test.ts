@@ -374,7 +374,7 @@ describe('sealJournal: headers', () => {
     await expectRunbackError(
       () => sealJournal(journal, { out: join(dir, 'out.json') }),
       'JOURNAL_EMPTY',
-      /no run-start/,
+      /no run-start event: the run was stopped before it started.*remove the journal \(rm .*edited\.journal\) and run again/,
     );
     expect(existsSync(join(dir, 'out.json'))).toBe(false);
   });

@@ -285,13 +285,13 @@ async function scanJournal(path: string, options: SealJournalOptions) {
   if (runId === undefined) {
     throw new RunbackError(
       'JOURNAL_HEADER_INVALID',
-      `${path} is empty: expected a journal header line`,
+      `${path} is empty: expected a journal header line; a run stopped before it started leaves an empty journal, which holds nothing to recover: remove it (rm ${path}) and run again`,
     );
   }
   if (start === undefined) {
     throw new RunbackError(
       'JOURNAL_EMPTY',
-      `journal ${path} holds no run-start event: there is no run to recover`,
+      `journal ${path} holds no run-start event: the run was stopped before it started, so it recorded nothing and there is no run to recover; remove the journal (rm ${path}) and run again`,
     );
   }
   return {

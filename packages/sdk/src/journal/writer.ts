@@ -21,6 +21,8 @@ export class JournalWriter {
   readonly path: string;
   readonly #sync: boolean;
   readonly #macKey: Uint8Array | undefined;
+  /** The header, written together with the first event in one write() (see create). */
+  #pendingHeader: string | undefined;
   #fd: number | undefined;
 
   private constructor(path: string, fd: number, options: JournalWriteOptions) {
@@ -51,13 +53,15 @@ export class JournalWriter {
       if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
         throw new RunbackError(
           'OUTPUT_EXISTS',
-          `journal ${path} already exists: an earlier run was interrupted; run "runback recover ${path}" or remove it`,
+          `journal ${path} already exists: an earlier run was interrupted; run "runback recover ${path}" to rebuild its record (if recover says the journal holds no run, remove it: rm ${path})`,
         );
       }
       throw err;
     }
     const writer = new JournalWriter(path, fd, options);
-    writer.append(JSON.stringify(header));
+    // The header reaches the file in the same write() as the first event (the run-start), so a
+    // kill cannot leave a journal holding a header and no run: it holds both or nothing.
+    writer.#pendingHeader = writer.#line(JSON.stringify(header));
     syncDirectory(dirname(path));
     return writer;
   }
@@ -72,11 +76,16 @@ export class JournalWriter {
     if (this.#fd === undefined) {
       throw new RunbackError('RUN_ENDED', `journal ${this.path} is closed`);
     }
-    const text = this.#macKey === undefined ? line : authenticatedLine(this.#macKey, line);
-    const bytes = Buffer.from(text + '\n', 'utf8');
+    const bytes = Buffer.from((this.#pendingHeader ?? '') + this.#line(line), 'utf8');
+    this.#pendingHeader = undefined;
     let offset = 0;
     while (offset < bytes.length) offset += writeSync(this.#fd, bytes, offset);
     if (this.#sync) fsyncSync(this.#fd);
+  }
+
+  /** A line as stored: with its MAC when the journal is authenticated, and its newline. */
+  #line(text: string): string {
+    return `${this.#macKey === undefined ? text : authenticatedLine(this.#macKey, text)}\n`;
   }
 
   /** Closes the file. Safe to call twice. */
