@@ -1,6 +1,6 @@
 // The shape of a command module. run-cli loads each one with import() only when it runs.
-import type { CommandIO } from '@runback/verify-cli';
-import { parseArgs } from 'node:util';
+import { FlagError, parseFlags, type CommandIO } from '@runback/verify-cli';
+import type { parseArgs } from 'node:util';
 import { messageOf, usageError } from './errors.js';
 
 /** One `runback <name>` command. */
@@ -13,13 +13,14 @@ export interface Command {
 
 type ParseArgsConfig = NonNullable<Parameters<typeof parseArgs>[0]>;
 
-/** util.parseArgs in strict mode; a bad flag becomes a usage error (exit 64). */
+/** util.parseArgs in strict mode; a bad flag becomes a usage error (exit 64) naming the flag. */
 export function parseCommandArgs<const T extends ParseArgsConfig>(
   config: T,
 ): ReturnType<typeof parseArgs<T>> {
   try {
-    return parseArgs(config);
+    return parseFlags(config);
   } catch (err) {
+    if (err instanceof FlagError) throw usageError('USAGE_BAD_ARGUMENTS', err.message);
     throw usageError('USAGE_BAD_ARGUMENTS', messageOf(err));
   }
 }

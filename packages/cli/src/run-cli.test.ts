@@ -74,7 +74,7 @@ describe('runCli: help, version, dispatch', () => {
     expect(a.err()).toContain('unknown command "nope"');
     const b = fakeIO();
     expect(await runCli(['--json'], b)).toBe(64);
-    expect(b.err()).toContain('unknown option "--json"');
+    expect(b.err()).toContain('unknown option --json; expected a command first');
   });
 
   it.each([

@@ -124,12 +124,13 @@ export async function runCli(argv: readonly string[], io: CommandIO): Promise<nu
       return usage(
         io,
         'runback',
-        `unknown option ${JSON.stringify(first)}; expected a command first`,
+        `unknown option ${first}; expected a command first`,
         undefined,
+        jsonWanted(argv) ? 'USAGE_UNKNOWN_OPTION' : undefined,
       );
     }
     const entry = lookup(first);
-    if (entry === undefined) return unknownCommand(io, first);
+    if (entry === undefined) return unknownCommand(io, first, jsonWanted(rest));
     commandName = first;
     const { command } = await entry.load();
     if (wantsHelp(rest)) {
@@ -181,17 +182,28 @@ function jsonWanted(args: readonly string[]): boolean {
   return (end === -1 ? args : args.slice(0, end)).includes('--json');
 }
 
-function unknownCommand(io: CommandIO, name: string): number {
+function unknownCommand(io: CommandIO, name: string, json = false): number {
   const guess = closest(name, Object.keys(COMMANDS));
   return usage(
     io,
     'runback',
     `unknown command ${JSON.stringify(name)}${guess === undefined ? '' : `; did you mean "${guess}"?`}`,
     `Commands: ${Object.keys(COMMANDS).join(', ')}.`,
+    json ? 'USAGE_UNKNOWN_COMMAND' : undefined,
   );
 }
 
-function usage(io: CommandIO, program: string, message: string, hint: string | undefined): number {
+/** A usage mistake on stderr; with `jsonCode`, also `{"error": {code, message}}` on stdout. */
+function usage(
+  io: CommandIO,
+  program: string,
+  message: string,
+  hint: string | undefined,
+  jsonCode?: string,
+): number {
+  if (jsonCode !== undefined) {
+    io.stdout(JSON.stringify({ error: { code: jsonCode, message, exit_code: EXIT.usage } }) + '\n');
+  }
   // Messages quote file names, flags and record text: escaped so they cannot drive the terminal.
   io.stderr(
     `${program}: ${escapeTerminal(message)}\n${hint === undefined ? '' : `${escapeLines(hint)}\n`}Run "${program === 'runback help' ? 'runback' : program} --help" for usage.\n`,
@@ -220,7 +232,10 @@ function report(err: unknown, io: CommandIO, program: string, json: boolean): nu
     );
     return err.exitCode;
   }
-  if (isUsageError(err)) return usage(io, program, err.message, undefined);
+  if (isUsageError(err)) {
+    const code = (err as Error & { code: string }).code;
+    return usage(io, program, err.message, undefined, json ? code : undefined);
+  }
   const debug = io.env['RUNBACK_DEBUG'] !== undefined && io.env['RUNBACK_DEBUG'] !== '';
   io.stderr(
     `${program}: unexpected error: ${escapeTerminal(messageOf(err))}\n` +

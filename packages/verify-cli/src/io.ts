@@ -33,7 +33,8 @@ export const EXIT = {
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /** Stable codes of the verify command's usage mistakes. */
-export type VerifyUsageCode = 'USAGE_UNREADABLE_KEY';
+export type VerifyUsageCode =
+  'USAGE_UNREADABLE_KEY' | 'USAGE_KEY_IS_PEM' | 'USAGE_CONFLICTING_FLAGS';
 
 /** A usage mistake: bad flags, a missing file argument, an unreadable key file. Exit 64. */
 export class UsageError extends Error {

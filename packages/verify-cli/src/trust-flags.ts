@@ -1,5 +1,5 @@
 // The trust policy named on a command line: --pubkey and --revoked PEM files, an HMAC key
-// given inline (--key) or in a file (--key-file). Used by `runback-verify`, `runback verify`
+// given inline (--key) or in a file (--hmac-key-file, or its older name --key-file). Used by `runback-verify`, `runback verify`
 // and `runback replay`.
 import type { VerifyOptions } from '@runback/verify';
 import { UsageError, type CommandIO } from './io.js';
@@ -10,20 +10,65 @@ export interface TrustFlags {
   readonly revoked?: readonly string[] | undefined;
   readonly key?: string | undefined;
   readonly 'key-file'?: string | undefined;
+  readonly 'hmac-key-file'?: string | undefined;
 }
+
+// A PEM block's first line (RFC 7468 §2): what a public or private key file starts with.
+const PEM_HEADER = /-----BEGIN [A-Z0-9 ]+-----/;
+// Enough to see a PEM header; a key file is far smaller.
+const PEM_PROBE_BYTES = 64 * 1024;
 
 /** Reads every key file the flags name; an unreadable one is a UsageError. */
 export async function loadTrust(flags: TrustFlags, io: CommandIO): Promise<VerifyOptions> {
   const pinned = await Promise.all((flags.pubkey ?? []).map((p) => readText('--pubkey', p, io)));
   const revoked = await Promise.all((flags.revoked ?? []).map((p) => readText('--revoked', p, io)));
+  if (flags['key-file'] !== undefined && flags['hmac-key-file'] !== undefined) {
+    throw new UsageError(
+      'USAGE_CONFLICTING_FLAGS',
+      'expected one of --hmac-key-file or --key-file (the same flag), got both',
+    );
+  }
+  if (flags.key !== undefined) await refusePemKey(flags.key, io);
   let hmacKey: string | Uint8Array | undefined = flags.key;
-  const keyFile = flags['key-file'];
-  if (keyFile !== undefined) hmacKey = stripOneNewline(await readBytes('--key-file', keyFile, io));
+  const keyFile = flags['hmac-key-file'] ?? flags['key-file'];
+  if (keyFile !== undefined) {
+    const flag = flags['hmac-key-file'] === undefined ? '--key-file' : '--hmac-key-file';
+    hmacKey = stripOneNewline(await readBytes(flag, keyFile, io));
+  }
   const options: { pinned?: string[]; revoked?: string[]; hmacKey?: string | Uint8Array } = {};
   if (pinned.length > 0) options.pinned = pinned;
   if (revoked.length > 0) options.revoked = revoked;
   if (hmacKey !== undefined) options.hmacKey = hmacKey;
   return options;
+}
+
+/**
+ * `--key` is the HMAC secret itself. Given a PEM key (the text, or the name of a PEM file, as
+ * with cosign's `--key signer.pub.pem`), verify would silently report UNVERIFIED: refuse it
+ * and name the flag meant.
+ */
+export async function refusePemKey(value: string, io: CommandIO): Promise<void> {
+  const advice =
+    'an Ed25519 public key is pinned with --pubkey PEM_FILE; --key takes the HMAC secret itself (or use --hmac-key-file FILE)';
+  if (PEM_HEADER.test(value)) {
+    throw new UsageError(
+      'USAGE_KEY_IS_PEM',
+      `expected --key to be an HMAC secret, got PEM key text: ${advice}`,
+    );
+  }
+  if (value === '-' || value === '') return;
+  let head: Uint8Array;
+  try {
+    head = await io.readInput(value, { maxBytes: PEM_PROBE_BYTES });
+  } catch {
+    return; // not a readable small file: the value is the secret
+  }
+  if (PEM_HEADER.test(new TextDecoder().decode(head))) {
+    throw new UsageError(
+      'USAGE_KEY_IS_PEM',
+      `expected --key to be an HMAC secret, got ${JSON.stringify(value)}, the name of a PEM key file: ${advice}`,
+    );
+  }
 }
 
 /**

@@ -2,17 +2,19 @@
 // [--key K | --key-file F]` and `runback-verify` (docs/spec.md §8).
 // A thin adapter: it reads files and keys, calls verifyJson, prints, and maps verdicts to
 // exit codes. All verification logic lives in verifyJson.
-import { parseArgs } from 'node:util';
 import {
   assertTrustPolicy,
   verifyJson,
   type VerifyOptions,
   type VerifyResult,
 } from '@runback/verify';
-import { EXIT, type CommandIO } from './io.js';
+import { EXIT, UsageError, type CommandIO } from './io.js';
+import { FlagError, parseFlags } from './parse-flags.js';
+import { escapeTerminal } from './escape-terminal.js';
 import { formatReport } from './report.js';
 import { makeStyle, useColor } from './style.js';
-import { loadTrust } from './trust-flags.js';
+import { loadTrust, refusePemKey } from './trust-flags.js';
+import { verifyCliVersion } from './version.js';
 import { DEFAULT_MAX_INPUT_BYTES, InputError } from './read-bounded.js';
 
 /** Usage text of the verify command; `program` is how it was invoked. */
@@ -23,14 +25,19 @@ Verify runback records offline: schema, consistency, event chain, content digest
 cassette digest and signature. FILE may be "-" for standard input.
 
 Options:
-  --json               print the result object (one JSON line per file)
+  --json               one JSON line per FILE, in order, each with "file"; an unreadable
+                       FILE gets {"file", "error": {"code", "message"}}; usage errors
+                       print {"error": {"code", "message"}}
   --pubkey PEM_FILE    pin an Ed25519 public key (repeat for rotated-out keys)
   --revoked PEM_FILE   treat signatures by this key as invalid (repeatable)
-  --key HMAC_KEY       shared secret for HMAC-SHA256 records
-  --key-file FILE      read the HMAC secret from FILE (one trailing newline is ignored)
+  --key HMAC_KEY       shared secret for HMAC-SHA256 records (the secret itself, as UTF-8;
+                       a PEM key or PEM file here is refused: use --pubkey for those)
+  --hmac-key-file FILE read the HMAC secret from FILE (one trailing newline is ignored)
+  --key-file FILE      the same as --hmac-key-file
   --max-bytes N        refuse a FILE (or standard input) longer than N bytes
                        (default ${DEFAULT_MAX_INPUT_BYTES}, 256 MiB)
   -h, --help           show this help
+  -v, --version        print the version
 
 FILE must be a regular file or "-": a device, FIFO or directory is refused
 (INPUT_NOT_REGULAR_FILE), and reading stops as soon as the input passes --max-bytes
@@ -45,9 +52,10 @@ export async function runVerifyCommand(
   io: CommandIO,
   program = 'runback verify',
 ): Promise<number> {
+  const json = jsonWanted(argv);
   let parsed;
   try {
-    parsed = parseArgs({
+    parsed = parseFlags({
       args: [...argv],
       allowPositionals: true,
       strict: true,
@@ -57,43 +65,69 @@ export async function runVerifyCommand(
         revoked: { type: 'string', multiple: true, default: [] },
         key: { type: 'string' },
         'key-file': { type: 'string' },
+        'hmac-key-file': { type: 'string' },
         'max-bytes': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', short: 'v', default: false },
       },
     });
   } catch (err) {
-    return usage(io, program, (err as Error).message);
+    if (err instanceof FlagError && err.flag === '--key' && err.next !== undefined) {
+      // `--key "$(cat signer.pub.pem)"`: the PEM text starts with "-----BEGIN".
+      try {
+        await refusePemKey(err.next, io);
+      } catch (pem) {
+        if (pem instanceof UsageError) return usage(io, program, json, pem.message, pem.code);
+      }
+    }
+    return usage(io, program, json, err instanceof FlagError ? err.message : String(err));
   }
   const { values, positionals } = parsed;
   if (values.help) {
     io.stdout(verifyUsage(program) + '\n');
     return EXIT.ok;
   }
+  if (values.version) {
+    io.stdout(verifyCliVersion() + '\n');
+    return EXIT.ok;
+  }
   if (positionals.length === 0)
-    return usage(io, program, 'expected at least one FILE (or "-" for standard input), got none');
-  const maxBytes =
-    values['max-bytes'] === undefined ? DEFAULT_MAX_INPUT_BYTES : Number(values['max-bytes']);
-  if (!/^[0-9]+$/.test(values['max-bytes'] ?? '0') || !Number.isSafeInteger(maxBytes) || maxBytes < 1) {
     return usage(
       io,
       program,
+      json,
+      'expected at least one FILE (or "-" for standard input), got none',
+    );
+  const maxBytes =
+    values['max-bytes'] === undefined ? DEFAULT_MAX_INPUT_BYTES : Number(values['max-bytes']);
+  if (
+    !/^[0-9]+$/.test(values['max-bytes'] ?? '0') ||
+    !Number.isSafeInteger(maxBytes) ||
+    maxBytes < 1
+  ) {
+    return usage(
+      io,
+      program,
+      json,
       `expected --max-bytes to be a whole number of bytes >= 1, got ${JSON.stringify(values['max-bytes'])}`,
     );
   }
-  if (values.key !== undefined && values['key-file'] !== undefined) {
-    return usage(io, program, 'expected one of --key or --key-file, got both');
+  const keyFile = values['hmac-key-file'] ?? values['key-file'];
+  if (values.key !== undefined && keyFile !== undefined) {
+    return usage(io, program, json, 'expected one of --key or --hmac-key-file, got both');
   }
   const stdinUses = [
     ...positionals,
     ...(values.pubkey ?? []),
     ...(values.revoked ?? []),
-    values['key-file'],
+    keyFile,
   ].filter((p) => p === '-').length;
   if (stdinUses > 1)
     return usage(
       io,
       program,
-      'expected "-" (standard input) at most once among FILE, --pubkey, --revoked and --key-file',
+      json,
+      'expected "-" (standard input) at most once among FILE, --pubkey, --revoked and --hmac-key-file',
     );
 
   let options: VerifyOptions;
@@ -102,7 +136,8 @@ export async function runVerifyCommand(
     // Validate the keys once, up front, so a bad --pubkey is a usage error, not a verdict.
     assertTrustPolicy(options);
   } catch (err) {
-    return usage(io, program, (err as Error).message);
+    const code = err instanceof UsageError ? err.code : 'USAGE_BAD_ARGUMENTS';
+    return usage(io, program, json, (err as Error).message, code);
   }
 
   const style = makeStyle(useColor(io));
@@ -112,15 +147,20 @@ export async function runVerifyCommand(
     try {
       bytes = await io.readInput(file, { maxBytes });
     } catch (err) {
-      const code = err instanceof InputError ? ` [${err.code}]` : '';
-      io.stderr(`${program}: cannot read ${file}${code}: ${(err as Error).message}\n`);
+      const code = err instanceof InputError ? err.code : 'USAGE_UNREADABLE_INPUT';
+      const message = `cannot read ${file}: ${(err as Error).message}`;
+      // With --json every FILE gets its line, in order, so results can be matched to files.
+      if (values.json) io.stdout(JSON.stringify({ file, error: { code, message } }) + '\n');
+      io.stderr(
+        `${program}: ${escapeTerminal(`cannot read ${file} [${code}]: ${(err as Error).message}`)}\n`,
+      );
       worst = EXIT.usage;
       continue;
     }
     const result = verifyJson(bytes, options);
     io.stdout(
       values.json
-        ? JSON.stringify(result) + '\n'
+        ? JSON.stringify({ file, ...result }) + '\n'
         : formatReport(file === '-' ? '(stdin)' : file, result, style) + '\n',
     );
     worst = worse(worst, exitCodeOf(result));
@@ -144,7 +184,26 @@ function worse(a: number, b: number): number {
   return rank(b) > rank(a) ? b : a;
 }
 
-function usage(io: CommandIO, program: string, message: string): number {
-  io.stderr(`${program}: ${message}\nRun "${program} --help" for usage.\n`);
+/**
+ * A usage mistake: the message on stderr, and with --json also `{"error": {code, message}}` on
+ * stdout (the same shape as every runback command's errors).
+ */
+function usage(
+  io: CommandIO,
+  program: string,
+  json: boolean,
+  message: string,
+  code = 'USAGE_BAD_ARGUMENTS',
+): number {
+  if (json) {
+    io.stdout(JSON.stringify({ error: { code, message, exit_code: EXIT.usage } }) + '\n');
+  }
+  io.stderr(`${program}: ${escapeTerminal(message)}\nRun "${program} --help" for usage.\n`);
   return EXIT.usage;
+}
+
+/** --json before a "--" terminator, looked for before parsing so even a bad flag gets JSON. */
+function jsonWanted(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).includes('--json');
 }

@@ -1,0 +1,66 @@
+// Every command meets a flag mistake the same way: our own message naming the flag (with a
+// suggestion for a near miss), exit 64, and with --json an {"error": {code, message}} line on
+// stdout, never Node's raw parseArgs text.
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../src/run-cli.js';
+import { fakeIO } from './support.js';
+
+const COMMANDS = [
+  'verify',
+  'sign',
+  'record',
+  'replay',
+  'recover',
+  'diff',
+  'inspect',
+  'keygen',
+  'anchor',
+  'bundle',
+  'report',
+];
+
+describe('flag mistakes on every command', () => {
+  it.each(COMMANDS)('runback %s --jsno: unknown option named, exit 64', async (name) => {
+    const io = fakeIO();
+    expect(await runCli([name, 'x.json', '--jsno'], io)).toBe(64);
+    expect(io.err()).toContain('unknown option --jsno; did you mean --json?');
+    expect(io.err()).not.toMatch(
+      /To specify a positional argument|ERR_PARSE_ARGS|Unknown option '/,
+    );
+  });
+
+  it.each(COMMANDS)(
+    'runback %s --json --bogus-flag: {"error": {code, message}} on stdout',
+    async (name) => {
+      const io = fakeIO();
+      expect(await runCli([name, 'x.json', '--json', '--bogus-flag'], io)).toBe(64);
+      const lines = io.out().trimEnd().split('\n');
+      expect(lines).toHaveLength(1);
+      const body = JSON.parse(lines[0]!) as { error: { code: string; message: string } };
+      expect(body.error.code).toMatch(/^[A-Z][A-Z_]+$/);
+      expect(body.error.message).toBe('unknown option --bogus-flag');
+    },
+  );
+
+  it('runback verify --pubky suggests --pubkey', async () => {
+    const io = fakeIO();
+    expect(await runCli(['verify', 'x.json', '--pubky', 'k.pem'], io)).toBe(64);
+    expect(io.err()).toContain('unknown option --pubky; did you mean --pubkey?');
+  });
+
+  it('a flag that wants a value and gets none is named', async () => {
+    const io = fakeIO();
+    expect(await runCli(['sign', 'x.json', '--key'], io)).toBe(64);
+    expect(io.err()).toContain('expected a value after --key, got none');
+  });
+
+  it('an unknown command and a top-level unknown option with --json print the error shape', async () => {
+    const a = fakeIO();
+    expect(await runCli(['verfy', '--json'], a)).toBe(64);
+    expect(JSON.parse(a.out())).toMatchObject({ error: { code: 'USAGE_UNKNOWN_COMMAND' } });
+    expect(a.err()).toContain('did you mean "verify"?');
+    const b = fakeIO();
+    expect(await runCli(['--jsno', '--json'], b)).toBe(64);
+    expect(JSON.parse(b.out())).toMatchObject({ error: { code: 'USAGE_UNKNOWN_OPTION' } });
+  });
+});
