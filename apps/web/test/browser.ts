@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 export const DIST = fileURLToPath(new URL('../dist', import.meta.url));
 export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -109,6 +110,20 @@ export async function launchChromium(): Promise<TestBrowser> {
       rmSync(chosenFiles, { recursive: true, force: true });
     },
   };
+}
+
+/** The built page on a loopback site and one Chromium, for the tests of one file. */
+export function pageSuite(): { readonly site: StaticSite; readonly chrome: TestBrowser } {
+  const suite = {} as { site: StaticSite; chrome: TestBrowser };
+  beforeAll(async () => {
+    suite.site = await serveDist();
+    suite.chrome = await launchChromium();
+  });
+  afterAll(async () => {
+    await suite.chrome?.close();
+    await suite.site?.close();
+  });
+  return suite;
 }
 
 /**

@@ -2,33 +2,18 @@
 // every case of the verify corpus and on the records of the published implementation.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { verifyJson, type VerifyResult } from '@runback/verify';
 import type { Page } from 'playwright-core';
 import { CORPUS_DIR, loadCorpus, type CorpusTrust } from '../../../test-support/corpus.js';
 import { sharedVectorsDir } from '../../../test-support/vectors.js';
-import {
-  checksOf,
-  chooseRecord,
-  launchChromium,
-  serveDist,
-  verdictOf,
-  type StaticSite,
-  type TestBrowser,
-} from './browser.js';
+import { checksOf, chooseRecord, verdictOf, pageSuite } from './browser.js';
 
-let site: StaticSite;
-let chrome: TestBrowser;
+const suite = pageSuite();
 let page: Page;
 
 beforeAll(async () => {
-  site = await serveDist();
-  chrome = await launchChromium();
-  page = (await chrome.newPage()).page;
-});
-afterAll(async () => {
-  await chrome?.close();
-  await site?.close();
+  page = (await suite.chrome.newPage()).page;
 });
 
 /** Sets the page's trust to exactly these keys (clears storage and reloads when they change). */
@@ -37,7 +22,7 @@ async function trust(pinned: string[], revoked: string[], hmacKey: string | unde
   const wanted = JSON.stringify([pinned, revoked, hmacKey]);
   if (wanted === lastTrust) return;
   lastTrust = wanted;
-  await page.goto(site.url);
+  await page.goto(suite.site.url);
   await page.evaluate(() => localStorage.clear());
   await page.reload();
   await page.waitForSelector('#record-file', { state: 'attached' });

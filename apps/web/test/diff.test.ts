@@ -1,39 +1,25 @@
 // The diff view in Chromium shows exactly the changes of @runback/diff's diffRecords, the
 // function `runback diff` prints, for two records of the same agent.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { diffRecords } from '@runback/diff';
 import type { Page } from 'playwright-core';
-import {
-  launchChromium,
-  seriousViolations,
-  serveDist,
-  type StaticSite,
-  type TestBrowser,
-} from './browser.js';
+import { seriousViolations, pageSuite } from './browser.js';
 import { refundEvents, sealed, validRecordText } from './records.js';
 import { SCREENSHOTS } from './screenshots.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-let site: StaticSite;
-let chrome: TestBrowser;
+const suite = pageSuite();
 const dir = mkdtempSync(join(tmpdir(), 'runback-web-diff-'));
-
-beforeAll(async () => {
-  site = await serveDist();
-  chrome = await launchChromium();
-});
-afterAll(async () => {
-  await chrome?.close();
-  await site?.close();
+afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
 async function compare(page: Page, a: string, b: string) {
   writeFileSync(join(dir, 'a.json'), a);
   writeFileSync(join(dir, 'b.json'), b);
-  await page.goto(site.url);
+  await page.goto(suite.site.url);
   await page.click('[data-tab="diff"]');
   await page.setInputFiles('#diff-file-a', join(dir, 'a.json'));
   await page.setInputFiles('#diff-file-b', join(dir, 'b.json'));
@@ -64,7 +50,7 @@ describe('diff view', () => {
     expect(expected.equal).toBe(false);
     expect(expected.counts.changed).toBeGreaterThan(0);
     expect(expected.counts.added).toBe(1);
-    const { page } = await chrome.newPage();
+    const { page } = await suite.chrome.newPage();
     await compare(page, a, b);
     expect(await page.getAttribute('[data-diff-equal]', 'data-diff-equal')).toBe('false');
     const c = expected.counts;
@@ -110,17 +96,17 @@ describe('diff view', () => {
     });
     const b = JSON.stringify(sealed(later), null, 4);
     expect(diffRecords(JSON.parse(a), JSON.parse(b)).equal).toBe(true);
-    const { page } = await chrome.newPage();
+    const { page } = await suite.chrome.newPage();
     await compare(page, a, b);
     expect(await page.getAttribute('[data-diff-equal]', 'data-diff-equal')).toBe('true');
     expect(await page.$$('[data-step-change]')).toHaveLength(0);
   });
 
   it('says which file is not a record', async () => {
-    const { page } = await chrome.newPage();
+    const { page } = await suite.chrome.newPage();
     writeFileSync(join(dir, 'a.json'), validRecordText());
     writeFileSync(join(dir, 'bad.json'), '{"events": 3}');
-    await page.goto(site.url);
+    await page.goto(suite.site.url);
     await page.click('[data-tab="diff"]');
     await page.setInputFiles('#diff-file-a', join(dir, 'a.json'));
     await page.setInputFiles('#diff-file-b', join(dir, 'bad.json'));

@@ -4,37 +4,20 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { verifyJson } from '@runback/verify';
-import {
-  chooseRecord,
-  launchChromium,
-  serveDist,
-  verdictOf,
-  type StaticSite,
-  type TestBrowser,
-} from './browser.js';
+import { chooseRecord, verdictOf, pageSuite } from './browser.js';
 import { largeRecordText, SIGNER_PEM, tamperedRecordText } from './records.js';
 
-let site: StaticSite;
-let chrome: TestBrowser;
-
-beforeAll(async () => {
-  site = await serveDist();
-  chrome = await launchChromium();
-});
-afterAll(async () => {
-  await chrome?.close();
-  await site?.close();
-});
+const suite = pageSuite();
 
 describe('a large record', () => {
   it('verifies an 8 MiB record while the main thread keeps answering, showing progress', async () => {
     const text = largeRecordText(8);
     const bytes = Buffer.byteLength(text);
     expect(bytes).toBeGreaterThanOrEqual(8 * 1048576);
-    const { page } = await chrome.newPage();
-    await page.goto(site.url);
+    const { page } = await suite.chrome.newPage();
+    await page.goto(suite.site.url);
     await page.fill('#pem-text', SIGNER_PEM);
     await page.click('text=Add key');
     // Frame counter and a record of every progress stage the page shows.
@@ -88,8 +71,8 @@ describe('a large record', () => {
   });
 
   it('shows the record chosen last when one is chosen while another is being verified', async () => {
-    const { page } = await chrome.newPage();
-    await page.goto(site.url);
+    const { page } = await suite.chrome.newPage();
+    await page.goto(suite.site.url);
     const dir = mkdtempSync(join(tmpdir(), 'runback-web-order-'));
     try {
       writeFileSync(join(dir, 'large.json'), largeRecordText(4));

@@ -2,36 +2,18 @@
 // it carries a strict Content-Security-Policy, and once loaded it verifies with the network off.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  chooseRecord,
-  DIST,
-  launchChromium,
-  serveDist,
-  verdictOf,
-  type StaticSite,
-  type TestBrowser,
-} from './browser.js';
+import { describe, expect, it } from 'vitest';
+import { chooseRecord, DIST, verdictOf, pageSuite } from './browser.js';
 import { tamperedRecordText, validRecordText } from './records.js';
 
-let site: StaticSite;
-let chrome: TestBrowser;
-
-beforeAll(async () => {
-  site = await serveDist();
-  chrome = await launchChromium();
-});
-afterAll(async () => {
-  await chrome?.close();
-  await site?.close();
-});
+const suite = pageSuite();
 
 describe('offline, static build', () => {
   it('loads only its own files and verifies with the network disabled', async () => {
-    const { page, context, errors } = await chrome.newPage();
+    const { page, context, errors } = await suite.chrome.newPage();
     const requests: string[] = [];
     page.on('request', (r) => requests.push(r.url()));
-    await page.goto(site.url);
+    await page.goto(suite.site.url);
     await page.waitForSelector('#record-file', { state: 'attached' });
     await context.setOffline(true);
     await chooseRecord(page, 'refund.json', validRecordText());
@@ -42,7 +24,7 @@ describe('offline, static build', () => {
     await page.waitForSelector('#spans [data-span]');
     expect(errors).toEqual([]);
     const foreign = requests.filter(
-      (u) => !u.startsWith(site.url) && !u.startsWith('data:') && !u.startsWith('blob:'),
+      (u) => !u.startsWith(suite.site.url) && !u.startsWith('data:') && !u.startsWith('blob:'),
     );
     expect(foreign).toEqual([]);
   });

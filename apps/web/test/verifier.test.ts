@@ -2,19 +2,10 @@
 // unsigned, pinning a key, the service's published keys, ?url=, paste, the report download.
 import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { verifyJson } from '@runback/verify';
 import type { Page } from 'playwright-core';
-import {
-  checksOf,
-  chooseRecord,
-  launchChromium,
-  seriousViolations,
-  serveDist,
-  verdictOf,
-  type StaticSite,
-  type TestBrowser,
-} from './browser.js';
+import { checksOf, chooseRecord, seriousViolations, verdictOf, pageSuite } from './browser.js';
 import {
   OTHER_PEM,
   SIGNER_PEM,
@@ -24,21 +15,11 @@ import {
 } from './records.js';
 import { SCREENSHOTS } from './screenshots.js';
 
-let site: StaticSite;
-let chrome: TestBrowser;
-
-beforeAll(async () => {
-  site = await serveDist();
-  chrome = await launchChromium();
-});
-afterAll(async () => {
-  await chrome?.close();
-  await site?.close();
-});
+const suite = pageSuite();
 
 async function open(path = '') {
-  const opened = await chrome.newPage();
-  await opened.page.goto(site.url + path);
+  const opened = await suite.chrome.newPage();
+  await opened.page.goto(suite.site.url + path);
   await opened.page.waitForSelector('#record-file', { state: 'attached' });
   return opened;
 }
@@ -96,7 +77,7 @@ describe('verifier page', () => {
     await page.waitForSelector('[data-verdict="valid"]');
     // A new page of the same browser profile still pins both keys.
     const again = await context.newPage();
-    await again.goto(site.url);
+    await again.goto(suite.site.url);
     await again.waitForSelector('[data-key-id]');
     expect(await again.$$eval('[data-key-id]', (els) => els.length)).toBe(2);
     await chooseRecord(again, 'refund.json', validRecordText());
@@ -145,8 +126,11 @@ describe('verifier page', () => {
   });
 
   it('reads pasted text and ?url=, and pins the keys the service publishes', async () => {
-    site.routes.set('/records/refund.json', { body: validRecordText(), type: 'application/json' });
-    site.routes.set('/.well-known/runback-audit-keys.json', {
+    suite.site.routes.set('/records/refund.json', {
+      body: validRecordText(),
+      type: 'application/json',
+    });
+    suite.site.routes.set('/.well-known/runback-audit-keys.json', {
       body: JSON.stringify({
         keys: [
           { key_id: 'x', status: 'current', pem: SIGNER_PEM },
@@ -166,7 +150,7 @@ describe('verifier page', () => {
       await page.waitForSelector('[data-check="signature"][data-result="unsigned"]');
       expect(await verdictOf(page)).toBe('unverified');
     } finally {
-      site.routes.clear();
+      suite.site.routes.clear();
     }
   });
 

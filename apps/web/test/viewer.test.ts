@@ -1,36 +1,18 @@
 // The run viewer in Chromium: span tree and timeline, readable events, per-model totals, each
 // event's _hash with its chain status, the cassette with its keys, and a 100k-event record
 // that scrolls smoothly (virtualised lists).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { oracleEntryOf, seqOrder } from '@runback/replay-digest';
 import type { Page } from 'playwright-core';
-import {
-  chooseRecord,
-  launchChromium,
-  seriousViolations,
-  serveDist,
-  verdictOf,
-  type StaticSite,
-  type TestBrowser,
-} from './browser.js';
+import { chooseRecord, seriousViolations, verdictOf, pageSuite } from './browser.js';
 import { manySmallEventsRecordText, SIGNER_PEM, validRecordText } from './records.js';
 import { SCREENSHOTS } from './screenshots.js';
 
-let site: StaticSite;
-let chrome: TestBrowser;
-
-beforeAll(async () => {
-  site = await serveDist();
-  chrome = await launchChromium();
-});
-afterAll(async () => {
-  await chrome?.close();
-  await site?.close();
-});
+const suite = pageSuite();
 
 async function openRun(text: string): Promise<Page> {
-  const { page } = await chrome.newPage();
-  await page.goto(site.url);
+  const { page } = await suite.chrome.newPage();
+  await page.goto(suite.site.url);
   await page.fill('#pem-text', SIGNER_PEM);
   await page.click('text=Add key');
   await chooseRecord(page, 'run.json', text);
