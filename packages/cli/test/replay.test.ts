@@ -75,8 +75,8 @@ describe('runback replay', () => {
     const report = lastJsonLine(replayed.stderr);
     expect(report).toMatchObject({
       status: 'reproduced',
-      cassetteMatches: true,
-      outputMatches: true,
+      cassette_matches: true,
+      output_matches: true,
       mode: 'strict',
     });
     expect(server.hits()).toBe(hitsBefore);

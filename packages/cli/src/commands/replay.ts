@@ -17,6 +17,7 @@ import { CliError, EXIT, messageOf, usageError } from '../errors.js';
 import { parseRecordJson } from '../record-json.js';
 import { loadSigner } from '../sign/signer.js';
 import { formatReplayReport } from '../replay/format.js';
+import { replayReportJson } from '../replay/json.js';
 import { loadTrust } from '../replay/trust.js';
 
 const usage = `Usage: runback replay RECORD [--mode strict|ordered|live-on-miss] [--out FILE]
@@ -159,12 +160,7 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
     const outputDiff = diffJson(report.recorded.output, report.replayed.output);
     if (values.json) {
       io.stderr(
-        JSON.stringify({
-          record: recordPath,
-          out: values.out ?? null,
-          ...report,
-          output_diff: outputDiff,
-        }) + '\n',
+        JSON.stringify(replayReportJson(report, recordPath, values.out, outputDiff)) + '\n',
       );
     } else {
       io.stderr(
