@@ -25,6 +25,8 @@ export default packageBuild({
       openai: 'src/integrations/openai/index.ts',
       anthropic: 'src/integrations/anthropic/index.ts',
       ai: 'src/integrations/ai/index.ts',
+      // No exports: a module run for its effect, typed so `import '@runback/sdk/preload'` checks.
+      preload: 'src/process/preload.ts',
     },
   },
   splitting: true,
