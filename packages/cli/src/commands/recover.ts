@@ -119,6 +119,7 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
     event_count: report.manifest.event_count,
     signed: report.manifest.signed,
     journal_authentication: report.authentication,
+    writer_may_be_alive: report.writerMayBeAlive,
     verdict: verification.verdict,
   };
   if (values.json) io.stdout(JSON.stringify(summary) + '\n');
@@ -146,6 +147,7 @@ function formatReport(
     event_count: number;
     signed: boolean;
     journal_authentication: string;
+    writer_may_be_alive: boolean;
     verdict: string;
   },
   style: ReturnType<typeof makeStyle>,
@@ -171,6 +173,13 @@ function formatReport(
       }[s.journal_authentication] ?? s.journal_authentication
     }`,
     `  verified   ${s.verdict}`,
+    ...(s.writer_may_be_alive
+      ? [
+          style.yellow(
+            '  warning    the process that wrote the journal is still running on this host: the run may not be over, and this record holds only what was journaled so far. Stop that process, then run recover again with --force.',
+          ),
+        ]
+      : []),
     '',
   ].join('\n');
 }

@@ -3,6 +3,7 @@
 // appended and fsynced the moment the event completes. A torn final line (a write cut short by
 // a crash) has no terminating newline and is dropped on recovery; any other bad line is an
 // error that names its line number.
+import { hostname } from 'node:os';
 import { isoNow } from '../core/internal-globals.js';
 import { authProblem, type JournalAuth } from './auth.js';
 
@@ -19,6 +20,9 @@ export interface JournalHeader {
   readonly created_at: string;
   /** Who wrote it, for support. */
   readonly writer: string;
+  /** The writing process and its host: recovery says when that process may still be running. */
+  readonly pid?: number;
+  readonly host?: string;
   /**
    * Present when every line (this one included) carries an HMAC under a key derived from the
    * signing key (see auth.ts); absent in a journal written without a key (unauthenticated).
@@ -33,8 +37,27 @@ export function journalHeader(runId: string, auth?: JournalAuth): JournalHeader 
     run_id: runId,
     created_at: isoNow(),
     writer: '@runback/sdk',
+    pid: process.pid,
+    host: hostname(),
     ...(auth === undefined ? {} : { auth }),
   };
+}
+
+/**
+ * Whether the process that wrote a journal may still be running (and appending): its header
+ * names a pid on this host that is alive and is not this process. A pid can be reused, so true
+ * means "may be", never "is".
+ */
+export function writerMayBeAlive(header: { pid?: unknown; host?: unknown }): boolean {
+  const { pid, host } = header;
+  if (typeof pid !== 'number' || !Number.isSafeInteger(pid) || pid <= 0) return false;
+  if (host !== hostname() || pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** The default journal path of a record: `<out>.journal`. */

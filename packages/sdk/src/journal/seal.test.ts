@@ -1,5 +1,7 @@
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support/temp-dir.js';
 import {
@@ -117,6 +119,7 @@ describe('sealJournal: an interrupted run', () => {
       eventTypes: { run: 1, tool: 2, reasoning: 1 },
       appendedEnd: true,
       authentication: 'checked',
+      writerMayBeAlive: false,
       interrupted: true,
       droppedTornLine: undefined,
       manifest: record.manifest,
@@ -302,6 +305,50 @@ describe('sealJournal: authenticated journals', () => {
     const report = await sealJournal(journal, { out: join(dir, 'out.json') });
     expect(report.authentication).toBe('unchecked');
     expect(report.manifest.signed).toBe(false);
+  });
+});
+
+describe('sealJournal: a writer that may still be running', () => {
+  it('reports writerMayBeAlive while the pid in the header is alive on this host', async () => {
+    const { record: original } = await recordValid(() => 'done');
+    const dir = tempDir();
+    const sleeper = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], {
+      stdio: 'ignore',
+    });
+    try {
+      const header = {
+        runback_journal: 1,
+        run_id: original.manifest['run_id'],
+        created_at: 'x',
+        writer: 'test',
+        pid: sleeper.pid,
+        host: hostname(),
+      };
+      const lines = [JSON.stringify(header), ...original.events.map((e) => JSON.stringify(e))];
+      const journal = writeJournal(dir, lines);
+      const alive = await sealJournal(journal, { out: join(dir, 'a.json') });
+      expect(alive.writerMayBeAlive).toBe(true);
+      const elsewhere = writeJournal(
+        dir,
+        [JSON.stringify({ ...header, host: `not-${hostname()}` }), ...lines.slice(1)],
+        'other-host.journal',
+      );
+      expect((await sealJournal(elsewhere, { out: join(dir, 'b.json') })).writerMayBeAlive).toBe(
+        false,
+      );
+    } finally {
+      sleeper.kill('SIGKILL');
+    }
+    await new Promise((resolve) => sleeper.once('close', resolve));
+    const dead = writeJournal(
+      dir,
+      [
+        JSON.stringify({ runback_journal: 1, run_id: original.manifest['run_id'], created_at: 'x', writer: 'test', pid: sleeper.pid, host: hostname() }),
+        ...original.events.map((e) => JSON.stringify(e)),
+      ],
+      'dead.journal',
+    );
+    expect((await sealJournal(dead, { out: join(dir, 'c.json') })).writerMayBeAlive).toBe(false);
   });
 });
 

@@ -18,7 +18,7 @@ import {
 import { runEndEvent } from '../session/run-events.js';
 import { Redactor, type RedactionOptions } from '../redact/index.js';
 import { IncrementalSealer } from '../session/sealer.js';
-import { headerProblem, type JournalHeader } from './format.js';
+import { headerProblem, writerMayBeAlive, type JournalHeader } from './format.js';
 import { journalMacKey, macMatches, splitLine } from './auth.js';
 import { readLines } from './lines.js';
 
@@ -72,6 +72,11 @@ export interface SealJournalReport {
   /** The 1-based number of a torn final line that was dropped, if any. */
   readonly droppedTornLine: number | undefined;
   readonly authentication: JournalAuthentication;
+  /**
+   * The journal's writer (the pid in its header, on this host) is still running: the run may not
+   * be over, and the record holds only what was journaled so far.
+   */
+  readonly writerMayBeAlive: boolean;
   readonly manifest: Manifest;
   readonly summary: RunSummary;
 }
@@ -158,6 +163,7 @@ export async function sealJournal(
     appendedEnd: endText !== undefined,
     interrupted,
     droppedTornLine: scan.tornLine,
+    writerMayBeAlive: scan.writerAlive,
     authentication: !scan.authenticated ? 'none' : scan.macKey === undefined ? 'unchecked' : 'checked',
     manifest,
     summary,
@@ -178,6 +184,7 @@ async function scanJournal(path: string, options: SealJournalOptions) {
   let lastTsEnd = '';
   let tornLine: number | undefined;
   let authenticated = false;
+  let writerAlive = false;
   let macKey: Uint8Array | undefined;
   const corrupt = (number: number, what: string) =>
     new RunbackError('JOURNAL_CORRUPT', `journal ${path}, line ${number}: ${what}`);
@@ -200,6 +207,7 @@ async function scanJournal(path: string, options: SealJournalOptions) {
       }
       const { run_id, auth } = header as JournalHeader;
       runId = run_id;
+      writerAlive = writerMayBeAlive(header as JournalHeader);
       authenticated = auth !== undefined;
       if (auth === undefined && options.signer !== undefined && !options.allowUnauthenticated) {
         throw new RunbackError(
@@ -307,5 +315,6 @@ async function scanJournal(path: string, options: SealJournalOptions) {
     redactions,
     authenticated,
     macKey,
+    writerAlive,
   };
 }

@@ -471,6 +471,8 @@ describe('record: journal', () => {
       run_id: 'run_journal01',
       created_at: expect.stringMatching(ISO_MS),
       writer: '@runback/sdk',
+      pid: process.pid,
+      host: expect.any(String),
       auth: { alg: 'HMAC-SHA256', kdf: 'HKDF-SHA256', salt: expect.stringMatching(/^[0-9a-f]{32}$/) },
     });
     expect(statSync(journal).mode & 0o777).toBe(0o600);
