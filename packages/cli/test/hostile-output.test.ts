@@ -144,6 +144,18 @@ describe('record-derived text in human output', () => {
     expectNoRawControl(io.err());
   });
 
+  it('runback record of a program that cannot start, named with control characters', async () => {
+    const { dir } = files();
+    const io = fakeIO();
+    await runCli(
+      ['record', '--no-preload', '--out', join(dir, 'run.json'), '--', join(dir, `no-such${EVIL}`)],
+      io,
+    );
+    expect(io.err()).toContain('\\u001b]0;pwned');
+    expectNoRawControl(io.err());
+    expect(RAW.exec(io.out())).toBeNull();
+  });
+
   it("runback replay's report of a diverged hostile replay prints no raw control character", () => {
     const recorded = seal(realisticRun());
     const replayed = seal(hostileRun());

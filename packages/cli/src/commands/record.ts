@@ -4,7 +4,7 @@
 import { RunbackError, httpSinkFromEnv, type HttpSink } from '@runback/sdk';
 import { recordCommand, type RecordCommandResult } from '@runback/sdk/process';
 import { verifyJson, type VerifyResult } from '@runback/verify';
-import { makeStyle, useColor, type CommandIO } from '@runback/verify-cli';
+import { escapeTerminal as t, makeStyle, useColor, type CommandIO } from '@runback/verify-cli';
 import { readFile } from 'node:fs/promises';
 import type { Command } from '../command.js';
 import { parseCommandArgs, splitAtDoubleDash } from '../command.js';
@@ -226,21 +226,21 @@ function reportOf(
 function formatReport(report: RecordReport, style: ReturnType<typeof makeStyle>): string {
   const status =
     report.spawn_error !== null
-      ? style.red(`could not start: ${report.spawn_error}`)
+      ? style.red(`could not start: ${t(report.spawn_error)}`)
       : report.signal !== null
         ? style.red(`ended by ${report.signal}`)
         : report.exit_code === 0
           ? style.green('exit 0')
           : style.red(`exit ${report.exit_code}`);
   const types = Object.entries(report.event_types)
-    .map(([type, n]) => `${n} ${type}`)
+    .map(([type, n]) => `${n} ${t(type)}`)
     .join(', ');
   const mark = report.verdict === 'invalid' ? style.red('✗') : style.green('✓');
   return [
-    `${mark} Recorded ${report.run_id} → ${report.out}`,
+    `${mark} Recorded ${t(report.run_id)} → ${t(report.out)}`,
     `  command    ${status}`,
     `  events     ${report.event_count} (${types})`,
-    `  signature  ${report.signature === null ? style.yellow('none (unsigned: pass --key to sign)') : `${report.signature.alg}${report.signature.key_id === undefined ? '' : `, key ${report.signature.key_id}`}`}`,
+    `  signature  ${report.signature === null ? style.yellow('none (unsigned: pass --key to sign)') : `${report.signature.alg}${report.signature.key_id === undefined ? '' : `, key ${t(report.signature.key_id)}`}`}`,
     `  verified   ${report.verdict === 'invalid' ? style.red(report.verdict) : report.verdict}`,
     '',
   ].join('\n');
