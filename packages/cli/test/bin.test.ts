@@ -32,7 +32,11 @@ describe('dist/bin.js', () => {
   });
 
   it('is the package bin, starts with a node shebang and is executable', () => {
-    expect(pkg.bin['runback']).toBe('./dist/bin.js');
+    // The linked bin exists before the build (bin/runback.js) and runs the built dist/bin.js.
+    expect(pkg.bin['runback']).toBe('./bin/runback.js');
+    const linked = fileURLToPath(new URL('../bin/runback.js', import.meta.url));
+    expect(readFileSync(linked, 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
+    expect(statSync(linked).mode & 0o111).not.toBe(0);
     expect(readFileSync(BIN, 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
     expect(statSync(BIN).mode & 0o111).not.toBe(0);
   });
