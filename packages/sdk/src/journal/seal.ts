@@ -21,6 +21,8 @@ import { IncrementalSealer } from '../session/sealer.js';
 import { headerProblem, writerMayBeAlive, type JournalHeader } from './format.js';
 import { journalMacKey, macMatches, splitLine } from './auth.js';
 import { readLines } from './lines.js';
+import { basename, dirname } from 'node:path';
+import { atomicTempOf, removeStaleTemps } from './stale-temps.js';
 
 /** How a run without a run-end event in its journal ended. */
 export interface JournalRunEnd {
@@ -153,6 +155,8 @@ export async function sealJournal(
     }
     if (endText !== undefined) yield endText;
   }
+  // A temporary file a killed seal of the same record left (its pid gone) is removed first.
+  await removeStaleTemps(dirname(options.out), atomicTempOf(basename(options.out)));
   await atomicWrite(options.out, recordPieces(manifest, summary, texts()));
 
   return {

@@ -1,6 +1,6 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -164,6 +164,33 @@ describe('recordCommand', () => {
     expect(end['output']).toMatchObject({ stdout: result.stdout });
     expect(start['name']).toBe('digits');
     expect(existsSync(`${out}.journal`)).toBe(false);
+  });
+
+  it('removes what killed runs left in the temporary directory and beside the record, never a live run\'s', async () => {
+    const dead = await new Promise<number>((resolve) => {
+      const c = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
+      c.once('close', () => resolve(c.pid as number));
+    });
+    const staleJournal = join(tmpdir(), `runback-${dead}-0123456789ab.journal`);
+    const staleCopy = join(tmpdir(), `runback-replay-${dead}-AbC123`);
+    const liveJournal = join(tmpdir(), `runback-${process.ppid}-0123456789ab.journal`);
+    writeFileSync(staleJournal, 'left by a killed run\n');
+    mkdirSync(staleCopy);
+    writeFileSync(join(staleCopy, 'record.json'), '{}');
+    writeFileSync(liveJournal, 'a run still going\n');
+    const { dir, path } = script('');
+    const out = join(dir, 'run.json');
+    const staleTemp = join(dir, `.run.json.${dead}.0123456789ab.tmp`);
+    writeFileSync(staleTemp, 'half a record');
+    try {
+      await recordCommand({ command: process.execPath, args: [path], out, preload: false });
+      expect(existsSync(staleJournal)).toBe(false);
+      expect(existsSync(staleCopy)).toBe(false);
+      expect(existsSync(staleTemp)).toBe(false);
+      expect(existsSync(liveJournal)).toBe(true);
+    } finally {
+      rmSync(liveJournal, { force: true });
+    }
   });
 
   it('redacts secrets the program prints', async () => {

@@ -18,6 +18,7 @@ import { sealJournal, type SealJournalReport } from '../journal/seal.js';
 import { environmentFingerprint } from './fingerprint.js';
 import { OutputCapture, type CapturedOutput } from './output-capture.js';
 import { REPLAY_ENV, WATCH_PARENT_ENV } from '../journal/child-env.js';
+import { REPLAY_COPY_DIR, SCRATCH_JOURNAL, removeStaleTemps } from '../journal/stale-temps.js';
 import type { ReplayMode } from '../session/replay-source.js';
 
 /** Options of {@link recordCommand}. */
@@ -82,6 +83,9 @@ export async function recordCommand(options: RecordCommandOptions): Promise<Reco
   if (!Number.isSafeInteger(limit) || limit < 0)
     throw argError('outputLimit', 'an integer >= 0', limit);
 
+  // What killed runs left in the temporary directory (their pid gone) is removed here.
+  await removeStaleTemps(tmpdir(), SCRATCH_JOURNAL);
+  await removeStaleTemps(tmpdir(), REPLAY_COPY_DIR);
   const journal = options.journal
     ? journalPathFor(options.out)
     : join(tmpdir(), `runback-${process.pid}-${randomBytes(6).toString('hex')}.journal`);
@@ -107,7 +111,7 @@ export async function recordCommand(options: RecordCommandOptions): Promise<Reco
   let privateDir: string | undefined;
   try {
     if (options.replay !== undefined && (options.preload ?? true)) {
-      privateDir = await mkdtemp(join(tmpdir(), 'runback-replay-'));
+      privateDir = await mkdtemp(join(tmpdir(), `runback-replay-${process.pid}-`));
       const copy = join(privateDir, 'record.json');
       await writeFile(copy, options.replay.bytes, { mode: 0o600, flag: 'wx' });
       env[REPLAY_ENV.path] = copy;
