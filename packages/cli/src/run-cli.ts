@@ -1,7 +1,7 @@
 // runback's dispatcher: picks the command, loads only its module (dynamic import, one chunk
 // per command in the build), runs it, and maps whatever it throws to an exit status in one
 // place: CliError → its own status, UsageError → 64, anything else → 70 (a bug).
-import { escapeTerminal, type CommandIO } from '@runback/verify-cli';
+import { editDistance, escapeTerminal, type CommandIO } from '@runback/verify-cli';
 import type { Command } from './command.js';
 import { CliError, EXIT, messageOf } from './errors.js';
 import { cliVersion } from './version.js';
@@ -260,24 +260,8 @@ function isUsageError(err: unknown): err is Error {
 function closest(name: string, candidates: readonly string[]): string | undefined {
   let best: { name: string; d: number } | undefined;
   for (const candidate of candidates) {
-    const d = distance(name.toLowerCase(), candidate);
+    const d = editDistance(name.toLowerCase(), candidate);
     if (d <= 2 && (best === undefined || d < best.d)) best = { name: candidate, d };
   }
   return best?.name;
-}
-
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(
-        (prev[j] ?? 0) + 1,
-        (row[j - 1] ?? 0) + 1,
-        (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    prev = row;
-  }
-  return prev[b.length] ?? 0;
 }

@@ -4,7 +4,7 @@ export { EXIT, UsageError, type CommandIO, type ExitCode, type VerifyUsageCode }
 export { nodeIO } from './node-io.js';
 export { makeStyle, useColor, type Style } from './style.js';
 export { escapeTerminal, hasTerminalControl } from './escape-terminal.js';
-export { FlagError, parseFlags } from './parse-flags.js';
+export { editDistance, FlagError, parseFlags } from './parse-flags.js';
 export { formatReport } from './report.js';
 export { loadTrust, stripOneNewline, type TrustFlags } from './trust-flags.js';
 export { exitCodeOf, runVerifyCommand, verifyUsage } from './verify-command.js';
