@@ -12,6 +12,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import tseslint from 'typescript-eslint';
+import { sdkLayerZones } from './packages/sdk/layer-zones.js';
 
 const root = import.meta.dirname;
 
@@ -209,6 +210,7 @@ export default tseslint.config(
   // Core `no-restricted-imports` blocks per SDK folder go here, so that each layer imports
   // only the layers below it. (The import guards above use the typescript-eslint rule of the
   // same name, so these blocks do not override them.)
+  ...sdkLayerZones(),
   // ── end of SDK layer zones ──────────────────────────────────────────────────────────────
 
   {

@@ -110,7 +110,16 @@ describe('runback recover: authenticated journals', () => {
     expect(r.stderr).toContain('carries no line MACs');
     expect(r.stderr).toContain('--allow-unauthenticated');
     expect(existsSync(out)).toBe(false);
-    const allowed = runback(['recover', journal, '--out', out, '--key', key, '--allow-unauthenticated', '--json']);
+    const allowed = runback([
+      'recover',
+      journal,
+      '--out',
+      out,
+      '--key',
+      key,
+      '--allow-unauthenticated',
+      '--json',
+    ]);
     expect(allowed.status, allowed.stderr).toBe(0);
     expect(JSON.parse(allowed.stdout)).toMatchObject({ journal_authentication: 'none' });
   });

@@ -44,7 +44,16 @@ function keyFiles(dir: string, name: string, fill: number): { key: string; pub: 
 
 /** Records the steady program against `url`. */
 async function recordAt(url: string, out: string, extra: string[] = []): Promise<void> {
-  const r = await runbackAsync(['record', '--out', out, ...extra, '--', process.execPath, STEADY, url]);
+  const r = await runbackAsync([
+    'record',
+    '--out',
+    out,
+    ...extra,
+    '--',
+    process.execPath,
+    STEADY,
+    url,
+  ]);
   expect(r.status, r.stderr).toBe(0);
 }
 

@@ -26,7 +26,7 @@ function verify(args: string[], stdin?: 'yes'): Promise<{ status: number | null;
       stdio: [stdin === undefined ? 'ignore' : 'pipe', 'ignore', 'pipe'],
     });
     let stderr = '';
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
     if (stdin === 'yes') {
       // An endless writer, like `yes`: the command must stop reading by itself.
       const line = Buffer.from('y\n'.repeat(32768));
@@ -46,7 +46,9 @@ describe('bounded input', () => {
     const r = await verify(['/dev/zero']);
     expect(r.status).toBe(64);
     expect(r.stderr).toContain('[INPUT_NOT_REGULAR_FILE]');
-    expect(r.stderr).toContain('expected a regular file (or "-" for standard input), got a character device');
+    expect(r.stderr).toContain(
+      'expected a regular file (or "-" for standard input), got a character device',
+    );
   });
 
   it('a FIFO and a directory are refused', async () => {
@@ -64,7 +66,9 @@ describe('bounded input', () => {
     const r = await verify(['-', '--max-bytes', '1000000'], 'yes');
     expect(r.status).toBe(64);
     expect(r.stderr).toContain('[INPUT_TOO_LARGE]');
-    expect(r.stderr).toContain('expected standard input of at most 1000000 bytes (--max-bytes), got more');
+    expect(r.stderr).toContain(
+      'expected standard input of at most 1000000 bytes (--max-bytes), got more',
+    );
   });
 
   it('a file over the cap is refused; at the cap it is read; bad --max-bytes is a usage error', async () => {

@@ -5,7 +5,7 @@ import { RunbackError } from '@runback/sdk';
 import { fileExists } from '@runback/sdk/fs';
 import { sealJournal, type SealJournalReport } from '@runback/sdk/journal';
 import { verifyJson } from '@runback/verify';
-import { makeStyle, useColor, type CommandIO } from '@runback/verify-cli';
+import { escapeTerminal, makeStyle, useColor, type CommandIO } from '@runback/verify-cli';
 import { readFile, rename, unlink } from 'node:fs/promises';
 import { removeStaleTemps, tempPathFor } from '../recover/temp-files.js';
 import type { Command } from '../command.js';
@@ -153,10 +153,10 @@ function formatReport(
   style: ReturnType<typeof makeStyle>,
 ): string {
   const types = Object.entries(s.event_types)
-    .map(([type, n]) => `${n} ${type}`)
+    .map(([type, n]) => `${n} ${escapeTerminal(type)}`)
     .join(', ');
   return [
-    `${style.green('✓')} Recovered ${s.run_id} → ${s.out}`,
+    `${style.green('✓')} Recovered ${escapeTerminal(s.run_id)} → ${escapeTerminal(s.out)}`,
     `  events     ${s.recovered_events} from the journal (${types})`,
     `  run end    ${s.interrupted ? 'added: status error, Interrupted' : 'the journal had one; sealed as it ended'}`,
     ...(s.dropped_torn_line === null

@@ -278,7 +278,10 @@ describe('sealJournal: authenticated journals', () => {
 
   it('MACs stripped and the header rewritten without "auth": refused as unauthenticated', async () => {
     const { dir, lines } = await rechained();
-    const header = JSON.parse((lines[0] as string).split('\t')[0] as string) as Record<string, unknown>;
+    const header = JSON.parse((lines[0] as string).split('\t')[0] as string) as Record<
+      string,
+      unknown
+    >;
     delete header['auth'];
     const stripped = writeJournal(dir, [JSON.stringify(header), ...lines.slice(1)]);
     await expectRunbackError(
@@ -343,7 +346,14 @@ describe('sealJournal: a writer that may still be running', () => {
     const dead = writeJournal(
       dir,
       [
-        JSON.stringify({ runback_journal: 1, run_id: original.manifest['run_id'], created_at: 'x', writer: 'test', pid: sleeper.pid, host: hostname() }),
+        JSON.stringify({
+          runback_journal: 1,
+          run_id: original.manifest['run_id'],
+          created_at: 'x',
+          writer: 'test',
+          pid: sleeper.pid,
+          host: hostname(),
+        }),
         ...original.events.map((e) => JSON.stringify(e)),
       ],
       'dead.journal',

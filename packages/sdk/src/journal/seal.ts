@@ -168,7 +168,11 @@ export async function sealJournal(
     interrupted,
     droppedTornLine: scan.tornLine,
     writerMayBeAlive: scan.writerAlive,
-    authentication: !scan.authenticated ? 'none' : scan.macKey === undefined ? 'unchecked' : 'checked',
+    authentication: !scan.authenticated
+      ? 'none'
+      : scan.macKey === undefined
+        ? 'unchecked'
+        : 'checked',
     manifest,
     summary,
   };

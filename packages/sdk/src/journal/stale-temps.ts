@@ -28,7 +28,8 @@ export async function removeStaleTemps(dir: string, pattern: RegExp): Promise<st
   const removed: string[] = [];
   for (const name of names) {
     const pid = Number(pattern.exec(name)?.[1]);
-    if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || processAlive(pid)) continue;
+    if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || processAlive(pid))
+      continue;
     const path = join(dir, name);
     try {
       await rm(path, { recursive: true, force: true });
@@ -46,5 +47,7 @@ export const SCRATCH_JOURNAL = /^runback-(\d+)-[0-9a-f]{12}\.journal$/;
 export const REPLAY_COPY_DIR = /^runback-replay-(\d+)-[A-Za-z0-9]{6}$/;
 /** atomicWrite's temporary files beside a record: `.NAME.PID.HEX.tmp`. */
 export function atomicTempOf(name: string): RegExp {
-  return new RegExp(`^\\.${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(\\d+)\\.[0-9a-f]{12}\\.tmp$`);
+  return new RegExp(
+    `^\\.${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(\\d+)\\.[0-9a-f]{12}\\.tmp$`,
+  );
 }

@@ -68,7 +68,11 @@ export class JournalWriter {
 
   /** Opens an existing journal to append to it (the `runback record` preload in the child). */
   static openForAppend(path: string, options: JournalWriteOptions = {}): JournalWriter {
-    return new JournalWriter(path, openSync(path, constants.O_WRONLY | constants.O_APPEND), options);
+    return new JournalWriter(
+      path,
+      openSync(path, constants.O_WRONLY | constants.O_APPEND),
+      options,
+    );
   }
 
   /** Appends one line (which must hold no newline); with sync (the default), waits until it is on disk. */

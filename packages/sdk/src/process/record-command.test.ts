@@ -166,7 +166,7 @@ describe('recordCommand', () => {
     expect(existsSync(`${out}.journal`)).toBe(false);
   });
 
-  it('removes what killed runs left in the temporary directory and beside the record, never a live run\'s', async () => {
+  it("removes what killed runs left in the temporary directory and beside the record, never a live run's", async () => {
     const dead = await new Promise<number>((resolve) => {
       const c = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
       c.once('close', () => resolve(c.pid as number));

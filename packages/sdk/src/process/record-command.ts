@@ -132,7 +132,6 @@ async function runAndSeal(
   journal: string,
   limit: number,
 ): Promise<RecordCommandResult> {
-
   const stdout = new OutputCapture(limit);
   const stderr = new OutputCapture(limit);
   const outcome = await new Promise<{

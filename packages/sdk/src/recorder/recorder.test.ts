@@ -473,7 +473,11 @@ describe('record: journal', () => {
       writer: '@runback/sdk',
       pid: process.pid,
       host: expect.any(String),
-      auth: { alg: 'HMAC-SHA256', kdf: 'HKDF-SHA256', salt: expect.stringMatching(/^[0-9a-f]{32}$/) },
+      auth: {
+        alg: 'HMAC-SHA256',
+        kdf: 'HKDF-SHA256',
+        salt: expect.stringMatching(/^[0-9a-f]{32}$/),
+      },
     });
     expect(statSync(journal).mode & 0o777).toBe(0o600);
 

@@ -200,9 +200,9 @@ describe('replay', () => {
     // An unsigned record under a trust that names a key.
     const unsigned = join(tempDir(), 'unsigned.json');
     await record({ name: 'unsigned', input: { applicant: 'A-1' }, out: unsigned }, () => 1);
-    await expect(
-      replay({ path: unsigned }, () => 1, { trust: TRUST }),
-    ).rejects.toThrow(/expected a record valid under the given trust, got unverified \(it is unsigned\)/);
+    await expect(replay({ path: unsigned }, () => 1, { trust: TRUST })).rejects.toThrow(
+      /expected a record valid under the given trust, got unverified \(it is unsigned\)/,
+    );
     // allowUnverified lets an intact record through, reported as what it is.
     const allowed = await replay({ path: unsigned }, () => 1, {
       trust: TRUST,

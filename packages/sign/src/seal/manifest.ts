@@ -21,7 +21,7 @@ export interface ManifestFacts {
  *
  * @throws {SignError} `SIGNER_INVALID` or a key error for a bad signer.
  */
-export function buildManifest(facts: ManifestFacts, signer?: Signer  ): SealedManifest {
+export function buildManifest(facts: ManifestFacts, signer?: Signer): SealedManifest {
   const checked = signer === undefined ? undefined : checkSigner(signer);
   return {
     run_id: facts.runId,

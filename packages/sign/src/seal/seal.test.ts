@@ -162,7 +162,7 @@ describe('sealRecord', () => {
     const record = sealRecord(input, { generatedAt: GENERATED_AT, signer: ed25519Signer });
     expect(input).toEqual(before);
     expect(input.events[0]).not.toHaveProperty('_hash');
-    (record.run)['name'] = 'changed';
+    record.run['name'] = 'changed';
     (record.events[1]?.['usage'] as Record<string, number>)['input_tokens'] = 0;
     expect(input).toEqual(before);
   });
