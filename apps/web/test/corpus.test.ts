@@ -1,9 +1,11 @@
-// The page's verdicts equal the library's (the function `runback verify --json` prints) on
-// every case of the verify corpus and on the records of the published implementation.
+// The page's verdicts equal what the built `runback verify --json` prints, on every case of the
+// verify corpus and on the records of the published implementation: the expected side is the
+// CLI's output line per file, not a library call inside the test.
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { verifyJson, type VerifyResult } from '@runback/verify';
 import type { Page } from 'playwright-core';
 import { CORPUS_DIR, loadCorpus, type CorpusTrust } from '../../../test-support/corpus.js';
 import { sharedVectorsDir } from '../../../test-support/vectors.js';
@@ -52,11 +54,19 @@ async function pageResult(name: string, bytes: Buffer) {
   return { verdict, checks: await checksOf(page), codes };
 }
 
-function asPage(result: VerifyResult) {
+/** The fields of one `runback verify --json` line that the page shows. */
+interface CliLine {
+  readonly file: string;
+  readonly verdict: string;
+  readonly checks: Record<string, unknown>;
+  readonly errors: readonly { readonly code: string }[];
+}
+
+function asPage(line: CliLine) {
   return {
-    verdict: result.verdict,
-    checks: Object.fromEntries(Object.entries(result.checks).map(([k, v]) => [k, String(v)])),
-    codes: result.errors.map((e) => e.code),
+    verdict: line.verdict,
+    checks: Object.fromEntries(Object.entries(line.checks).map(([k, v]) => [k, String(v)])),
+    codes: line.errors.map((e) => e.code),
   };
 }
 
@@ -89,25 +99,74 @@ const publishedCases: Case[] =
         dir: join(shared, 'runback-published'),
       }));
 
-describe('the page and the library give the same verdict', () => {
+const CLI_BIN = fileURLToPath(new URL('../../../packages/cli/dist/bin.js', import.meta.url));
+
+/** The same keys as the page is given, as `runback verify` flags (PEM paths relative to dir). */
+function cliFlags(c: Case): string[] {
+  const flags: string[] = [];
+  for (const f of c.trust.pinned ?? []) flags.push('--pubkey', join(c.dir, f));
+  for (const f of c.trust.revoked ?? []) flags.push('--revoked', join(c.dir, f));
+  if (c.trust.hmac_key !== undefined) flags.push('--key', c.trust.hmac_key);
+  return flags;
+}
+
+/**
+ * Runs the CLI once per distinct key set, all of that set's files as arguments, and returns
+ * each case's line (the CLI prints one line per FILE, in argument order, naming it in `file`).
+ */
+function cliLines(cases: readonly Case[]): Map<Case, CliLine> {
+  const groups = new Map<string, Case[]>();
+  for (const c of cases) {
+    const key = JSON.stringify(cliFlags(c));
+    groups.set(key, [...(groups.get(key) ?? []), c]);
+  }
+  const lines = new Map<Case, CliLine>();
+  for (const group of groups.values()) {
+    const files = group.map((c) => join(c.dir, c.file));
+    const run = spawnSync(
+      process.execPath,
+      [CLI_BIN, 'verify', '--json', ...files, ...cliFlags(group[0]!)],
+      { encoding: 'utf8' },
+    );
+    if (run.error !== undefined) throw run.error;
+    if (run.stderr !== '')
+      throw new Error(`expected no stderr from runback verify, got ${run.stderr}`);
+    const out = run.stdout.trim().split('\n');
+    if (out.length !== group.length) {
+      throw new Error(`expected ${group.length} JSON lines from runback verify, got ${out.length}`);
+    }
+    group.forEach((c, i) => {
+      const line = JSON.parse(out[i]!) as CliLine;
+      if (line.file !== files[i]) {
+        throw new Error(`expected the line for ${files[i]}, got one for ${line.file}`);
+      }
+      lines.set(c, line);
+    });
+  }
+  return lines;
+}
+
+const allCases = [...corpusCases, ...publishedCases];
+let cli: Map<Case, CliLine>;
+beforeAll(() => {
+  cli = cliLines(allCases);
+});
+
+describe('the page and runback verify --json give the same verdict', () => {
   it('has the whole corpus to compare', () => {
     expect(corpusCases.length).toBeGreaterThanOrEqual(45);
     if (process.env['CI'] === 'true') expect(publishedCases.length).toBe(5);
   });
 
   // One browser page, trust set once per distinct key set: 50 cases stay a few seconds.
-  it.each([...corpusCases, ...publishedCases])('$label', async (c) => {
+  it.each(allCases)('$label', async (c) => {
     const pem = (f: string) => readFileSync(join(c.dir, f), 'utf8');
     const pinned = (c.trust.pinned ?? []).map(pem);
     const revoked = (c.trust.revoked ?? []).map(pem);
     await trust(pinned, revoked, c.trust.hmac_key);
     const bytes = readFileSync(join(c.dir, c.file));
-    const options =
-      c.trust.hmac_key === undefined
-        ? { pinned, revoked }
-        : { pinned, revoked, hmacKey: c.trust.hmac_key };
-    expect(await pageResult(c.file.split('/').pop()!, bytes)).toEqual(
-      asPage(verifyJson(bytes, options)),
-    );
+    const expected = cli.get(c);
+    expect(expected, `runback verify --json printed a line for ${c.file}`).toBeDefined();
+    expect(await pageResult(c.file.split('/').pop()!, bytes)).toEqual(asPage(expected!));
   });
 });
