@@ -98,6 +98,33 @@ describe('published keys', () => {
     expect(answer).toMatchObject({ verdict: 'invalid', checks: { signature: 'revoked' } });
   });
 
+  it('a record signed by the previous HMAC key still verifies valid after a rotation', async () => {
+    const text = await sealedExport(db.store, { hmacKey: 'old-secret' });
+    const rotated = testApp(db.store, { hmacKey: 'new-secret', hmacPreviousKey: 'old-secret' });
+    const answer = (await (
+      await rotated.call('POST', '/api/audit/verify', { body: text })
+    ).json()) as { verdict: string; checks: { signature: string } };
+    expect(answer).toMatchObject({ verdict: 'valid', checks: { signature: 'valid' } });
+    // The same answer as with the old secret alone: the result does not say which key matched.
+    const oldOnly = testApp(db.store, { hmacKey: 'old-secret' });
+    expect(answer).toEqual(
+      await (await oldOnly.call('POST', '/api/audit/verify', { body: text })).json(),
+    );
+    // Without the previous secret, the tag matches no key: invalid, as for any wrong key.
+    const forgotten = testApp(db.store, { hmacKey: 'new-secret' });
+    const wrong = (await (
+      await forgotten.call('POST', '/api/audit/verify', { body: text })
+    ).json()) as { verdict: string; checks: { signature: string } };
+    expect(wrong).toMatchObject({ verdict: 'invalid', checks: { signature: 'invalid' } });
+    // New records are signed with the current secret, and the export check accepts them.
+    const fresh = await sealedExport(db.store, {
+      hmacKey: 'new-secret',
+      hmacPreviousKey: 'old-secret',
+    });
+    expect(verifyJson(fresh, { hmacKey: 'new-secret' }).verdict).toBe('valid');
+    expect(verifyJson(fresh, { hmacKey: 'old-secret' }).verdict).toBe('invalid');
+  });
+
   it('signs with HMAC when only an HMAC key is set, and has no PEM to publish', async () => {
     const text = await sealedExport(db.store, { hmacKey: 'shared-secret' });
     expect(JSON.parse(text)).toMatchObject({
@@ -149,6 +176,15 @@ describe('keys from the environment', () => {
       memoryLogger(),
     );
     expect(fromFile.current?.key_id).toBe(fromText.current?.key_id);
+    const oldHmac = loadServiceKeys({ RUNBACK_HMAC_KEY: 'old-secret' }, dataDir, memoryLogger());
+    const rotatedHmac = loadServiceKeys(
+      { RUNBACK_HMAC_KEY: 'new-secret', RUNBACK_HMAC_KEY_PREVIOUS: 'old-secret' },
+      dataDir,
+      memoryLogger(),
+    );
+    expect(rotatedHmac.signer).toEqual({ alg: 'HMAC-SHA256', key: 'new-secret' });
+    expect(rotatedHmac.trust.hmacKey).toEqual(['new-secret', 'old-secret']);
+    expect(oldHmac.trust.hmacKey).toEqual(['old-secret']);
     expect(fromFile.pinned).toHaveLength(2);
     expect(fromFile.revoked).toHaveLength(1);
     expect(() =>

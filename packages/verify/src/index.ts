@@ -24,6 +24,7 @@ export type {
 export {
   assertTrustPolicy,
   checkSignature,
+  type HmacKey,
   type SignatureCheck,
   type TrustPolicy,
 } from './signature/trust.js';

@@ -75,6 +75,16 @@ describe('verify: verdicts', () => {
     });
   });
 
+  it('accepts an HMAC record signed with any of several keys, the result shape unchanged', () => {
+    const text = JSON.stringify(sealedLoanRecord({ alg: 'HMAC-SHA256', key: 'previous-secret' }));
+    const withBoth = verifyJson(text, { hmacKey: [HMAC_KEY, 'previous-secret'] });
+    expect(withBoth).toEqual(verifyJson(text, { hmacKey: 'previous-secret' }));
+    expect(withBoth.verdict).toBe('valid');
+    const currentOnly = verifyJson(text, { hmacKey: [HMAC_KEY] });
+    expect(currentOnly).toEqual(verifyJson(text, { hmacKey: HMAC_KEY }));
+    expect(currentOnly).toMatchObject({ verdict: 'invalid', checks: { signature: 'invalid' } });
+  });
+
   it('is unverified for an intact unsigned record', () => {
     const result = verify(viaJson(sealedLoanRecord(null)), pinned);
     expect(result).toMatchObject({

@@ -18,7 +18,8 @@ import { assertTrustPolicy, type TrustPolicy } from './signature/trust.js';
 /**
  * Whom to trust. `pinned`: Ed25519 public keys (SPKI PEM text, raw 32 bytes or SPKI DER) whose
  * signatures make a record `valid` — the current key and rotated-out ones. `revoked`: keys
- * whose signatures make a record `invalid`. `hmacKey`: the shared secret for HMAC-SHA256 records.
+ * whose signatures make a record `invalid`. `hmacKey`: the shared secret for HMAC-SHA256 records,
+ * or a list of them (the current secret and rotated-out ones): a tag matching any one is valid.
  */
 export type VerifyOptions = TrustPolicy;
 

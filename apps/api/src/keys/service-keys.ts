@@ -35,6 +35,8 @@ export interface KeyMaterial {
   readonly ed25519PrivateKeyPem?: string | undefined;
   readonly ed25519PreviousPrivateKeyPem?: string | undefined;
   readonly hmacKey?: string | undefined;
+  /** The rotated-out HMAC secret: it only verifies. */
+  readonly hmacPreviousKey?: string | undefined;
   readonly pinnedPublicKeyPems?: readonly string[] | undefined;
   readonly revokedPublicKeyPems?: readonly string[] | undefined;
 }
@@ -75,10 +77,13 @@ export function serviceKeysFrom(material: KeyMaterial): ServiceKeys {
         ? { alg: 'HMAC-SHA256', key: material.hmacKey }
         : undefined;
   const trustedPems = [...(current ? [current] : []), ...previous, ...pinned].map((k) => k.pem);
+  const hmacKeys = [material.hmacKey, material.hmacPreviousKey].filter(
+    (key): key is string => key !== undefined,
+  );
   const trust: VerifyOptions = {
     pinned: trustedPems,
     revoked: revoked.map((k) => k.pem),
-    ...(material.hmacKey === undefined ? {} : { hmacKey: material.hmacKey }),
+    ...(hmacKeys.length === 0 ? {} : { hmacKey: hmacKeys }),
   };
   return { signer, trust, current, previous, pinned, revoked };
 }

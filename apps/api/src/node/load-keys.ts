@@ -71,6 +71,8 @@ function devKey(dataDir: string, log: Logger): string {
 export function loadServiceKeys(env: Env, dataDir: string, log: Logger): ServiceKeys {
   let ed25519 = pemOrFile(env['RUNBACK_ED25519_PRIVATE_KEY'], 'RUNBACK_ED25519_PRIVATE_KEY');
   const hmacKey = env['RUNBACK_HMAC_KEY'] === '' ? undefined : env['RUNBACK_HMAC_KEY'];
+  const hmacPreviousKey =
+    env['RUNBACK_HMAC_KEY_PREVIOUS'] === '' ? undefined : env['RUNBACK_HMAC_KEY_PREVIOUS'];
   if (ed25519 === undefined && hmacKey === undefined) ed25519 = devKey(dataDir, log);
   return serviceKeysFrom({
     ed25519PrivateKeyPem: ed25519,
@@ -79,6 +81,7 @@ export function loadServiceKeys(env: Env, dataDir: string, log: Logger): Service
       'RUNBACK_ED25519_PRIVATE_KEY_PREVIOUS',
     ),
     hmacKey,
+    hmacPreviousKey,
     pinnedPublicKeyPems: pemList(env['RUNBACK_PINNED_PUBKEYS'], 'RUNBACK_PINNED_PUBKEYS'),
     revokedPublicKeyPems: pemList(env['RUNBACK_REVOKED_PUBKEYS'], 'RUNBACK_REVOKED_PUBKEYS'),
   });

@@ -274,6 +274,42 @@ describe('checkSignature outcomes (format-decisions "Signature")', () => {
     expect(checkSignature(byHmac.manifest, { hmacKey: '' }).outcome).toBe('invalid');
   });
 
+  it('HMAC with several keys: valid when any key matches, as one wrong key gives without', () => {
+    // byHmac is signed with 'shared-secret' (key B); 'rotated-in' (key A) is another key.
+    const keyB = 'shared-secret';
+    const keyA = 'rotated-in';
+    expect(checkSignature(byHmac.manifest, { hmacKey: [keyA, keyB] })).toEqual({
+      outcome: 'valid',
+      alg: 'HMAC-SHA256',
+    });
+    expect(checkSignature(byHmac.manifest, { hmacKey: [keyB, keyA] }).outcome).toBe('valid');
+    expect(
+      checkSignature(byHmac.manifest, {
+        hmacKey: [new TextEncoder().encode(keyA), new TextEncoder().encode(keyB)],
+      }).outcome,
+    ).toBe('valid');
+    // Key A alone: the same outcome as the single wrong key, in array form or not.
+    const aloneA = checkSignature(byHmac.manifest, { hmacKey: keyA });
+    expect(aloneA.outcome).toBe('invalid');
+    expect(checkSignature(byHmac.manifest, { hmacKey: [keyA] })).toEqual(aloneA);
+    const neither = checkSignature(byHmac.manifest, { hmacKey: [keyA, 'other'] });
+    expect(neither).toEqual({
+      outcome: 'invalid',
+      alg: 'HMAC-SHA256',
+      message:
+        'expected the HMAC-SHA256 tag to match the payload under one of the 2 given keys, got a different tag',
+    });
+    // An empty list is no key.
+    expect(checkSignature(byHmac.manifest, { hmacKey: [] }).outcome).toBe('no-key');
+    // A tampered tag matches none of the keys.
+    const value = byHmac.manifest.signature?.value ?? '';
+    expect(
+      checkSignature(withSignature(byHmac, { value: flipHexChar(value, 0) }), {
+        hmacKey: [keyA, keyB],
+      }).outcome,
+    ).toBe('invalid');
+  });
+
   it('an HMAC key does not make an Ed25519 signature anything but Ed25519', () => {
     expect(checkSignature(byCurrent.manifest, { hmacKey: 'shared-secret' }).outcome).toBe(
       'valid-unpinned',
@@ -492,7 +528,10 @@ describe('trust policy validation', () => {
       /^expected trust\.pinned to be an array of keys, got a string of \d+ characters$/,
     );
     expect(policyError({ hmacKey: 5 }).message).toBe(
-      'expected trust.hmacKey to be a string or Uint8Array, got number 5',
+      'expected trust.hmacKey to be a string, a Uint8Array or an array of them, got number 5',
+    );
+    expect(policyError({ hmacKey: ['a', null] }).message).toBe(
+      'expected trust.hmacKey[1] to be a string or Uint8Array, got null',
     );
     expect(policyError(null).message).toBe('expected a trust policy object, got null');
     expect(policyError([]).code).toBe('TRUST_POLICY_INVALID');

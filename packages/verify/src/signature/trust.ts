@@ -11,7 +11,8 @@
 //                   member is present but not an object
 //   revoked         Ed25519 sound, but under a revoked key (revoked wins over pinned)
 //   valid-unpinned  Ed25519 sound, under a key that is not pinned (also when nothing is pinned)
-//   valid           Ed25519 sound under a pinned key, or the HMAC tag matches (constant time)
+//   valid           Ed25519 sound under a pinned key, or the HMAC tag matches one of the HMAC
+//                   keys (each compared in constant time)
 //
 // The manifest is untrusted input: any JSON value gives an outcome, never an exception. The
 // trust policy is the caller's own configuration: a malformed one throws, so a typo in a pinned
@@ -33,14 +34,20 @@ import {
 } from '@runback/sign';
 import type { SignatureOutcome } from '../result.js';
 
-/** What the verifier trusts: pinned and revoked Ed25519 keys and an optional HMAC key. */
+/** An HMAC-SHA256 key; a string is its UTF-8 bytes. */
+export type HmacKey = string | Uint8Array;
+
+/** What the verifier trusts: pinned and revoked Ed25519 keys and optional HMAC keys. */
 export interface TrustPolicy {
   /** Ed25519 public keys whose signatures count as `valid`: the current key and rotated-out ones. */
   readonly pinned?: readonly KeyInput[] | undefined;
   /** Ed25519 public keys whose signatures count as `revoked`, even when also pinned. */
   readonly revoked?: readonly KeyInput[] | undefined;
-  /** The shared HMAC-SHA256 key; a string is its UTF-8 bytes. */
-  readonly hmacKey?: string | Uint8Array | undefined;
+  /**
+   * The shared HMAC-SHA256 key, or several (the current key and rotated-out ones): a tag that
+   * matches any of them counts as `valid`. An empty list is no key at all.
+   */
+  readonly hmacKey?: HmacKey | readonly HmacKey[] | undefined;
 }
 
 /** The result of {@link checkSignature}. */
@@ -91,7 +98,7 @@ export function checkSignature(manifest: unknown, trust?: TrustPolicy): Signatur
 interface Policy {
   readonly pinned: readonly TrustedKey[];
   readonly revoked: readonly TrustedKey[];
-  readonly hmacKey: string | Uint8Array | undefined;
+  readonly hmacKeys: readonly HmacKey[];
 }
 
 function check(manifest: unknown, policy: Policy): SignatureCheck {
@@ -154,19 +161,25 @@ function check(manifest: unknown, policy: Policy): SignatureCheck {
   const payload = `${contentDigest}:${cassetteDigest}`;
 
   if (alg === 'HMAC-SHA256') {
-    if (policy.hmacKey === undefined) {
+    if (policy.hmacKeys.length === 0) {
       return {
         outcome: 'no-key',
         alg,
         message: 'expected an HMAC key to check the HMAC-SHA256 signature, got none',
       };
     }
-    return verifyHmacSha256(policy.hmacKey, payload, signatureHex)
-      ? { outcome: 'valid', alg }
-      : invalid(
-          alg,
-          'expected the HMAC-SHA256 tag to match the payload under the given key, got a different tag',
-        );
+    // Every key is tried, even after a match, so the time taken does not tell which one it was.
+    let matched = false;
+    for (const key of policy.hmacKeys) {
+      if (verifyHmacSha256(key, payload, signatureHex)) matched = true;
+    }
+    if (matched) return { outcome: 'valid', alg };
+    return invalid(
+      alg,
+      policy.hmacKeys.length === 1
+        ? 'expected the HMAC-SHA256 tag to match the payload under the given key, got a different tag'
+        : `expected the HMAC-SHA256 tag to match the payload under one of the ${policy.hmacKeys.length} given keys, got a different tag`,
+    );
   }
 
   const pubkey = own(signature, 'pubkey');
@@ -257,20 +270,36 @@ export function assertTrustPolicy(trust: unknown): asserts trust is TrustPolicy 
 }
 
 function readPolicy(trust: unknown): Policy {
-  if (trust === undefined) return { pinned: [], revoked: [], hmacKey: undefined };
+  if (trust === undefined) return { pinned: [], revoked: [], hmacKeys: [] };
   if (!isObject(trust))
     throw policyError(`expected a trust policy object, got ${describeValue(trust)}`);
-  const hmacKey = trust['hmacKey'];
-  if (hmacKey !== undefined && typeof hmacKey !== 'string' && !(hmacKey instanceof Uint8Array)) {
-    throw policyError(
-      `expected trust.hmacKey to be a string or Uint8Array, got ${describeValue(hmacKey)}`,
-    );
-  }
   return {
     pinned: readKeys(trust['pinned'], 'pinned'),
     revoked: readKeys(trust['revoked'], 'revoked'),
-    hmacKey,
+    hmacKeys: readHmacKeys(trust['hmacKey']),
   };
+}
+
+function isHmacKey(value: unknown): value is HmacKey {
+  return typeof value === 'string' || value instanceof Uint8Array;
+}
+
+function readHmacKeys(value: unknown): HmacKey[] {
+  if (value === undefined) return [];
+  if (isHmacKey(value)) return [value];
+  if (!Array.isArray(value)) {
+    throw policyError(
+      `expected trust.hmacKey to be a string, a Uint8Array or an array of them, got ${describeValue(value)}`,
+    );
+  }
+  return value.map((key: unknown, i) => {
+    if (!isHmacKey(key)) {
+      throw policyError(
+        `expected trust.hmacKey[${i}] to be a string or Uint8Array, got ${describeValue(key)}`,
+      );
+    }
+    return key;
+  });
 }
 
 function readKeys(list: unknown, name: string): TrustedKey[] {
