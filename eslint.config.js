@@ -148,6 +148,10 @@ export default tseslint.config(
       'coverage/**',
       '**/coverage/**',
       '**/*.d.ts',
+      // Scratch files tsup and vite write beside their config while a build runs; lint runs
+      // beside the package's own build and must not read them.
+      '**/*.bundled_*.mjs',
+      '**/*.timestamp-*.mjs',
     ],
   },
   js.configs.recommended,
