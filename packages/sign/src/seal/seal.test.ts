@@ -5,7 +5,7 @@ import { ReplayDigestError, cassetteDigest } from '@runback/replay-digest';
 import { describe, expect, it } from 'vitest';
 import { generateEd25519KeyPair, verifyEd25519 } from '../ed25519.js';
 import { SignError } from '../errors.js';
-import { RUN_ID, refCanonical, refSha256, sampleInput } from '../fixtures.test-support.js';
+import { RUN_ID, refCanonical, refSha256, sampleInput } from '../../test/support/fixtures.js';
 import { keyId } from '../key-id.js';
 import { privateKeyToPem, publicKeyFromPem, publicKeyToPem } from '../keys.js';
 import { signaturePayload } from '../payload.js';
