@@ -4,10 +4,7 @@
 // (docs/evidence.md). The bytes themselves are not stored in the record.
 import { createHash } from 'node:crypto';
 import { argError } from '../../core/errors.js';
-import { isoNow } from '../../core/internal-globals.js';
-import { currentScope } from '../../session/context.js';
-import { eventBase } from '../../session/event-base.js';
-import { spanIdFor } from './call.js';
+import { emitInstantEvent } from './instant-event.js';
 
 /** What an artifact event names. */
 export interface ArtifactRef {
@@ -44,23 +41,6 @@ export function artifact(name: string, bytes: Uint8Array | string): ArtifactRef 
     sha256: createHash('sha256').update(data).digest('hex'),
     bytes: data.length,
   };
-  const scope = currentScope();
-  if (scope === undefined) return ref;
-  const seq = scope.run.nextSeq();
-  const now = isoNow();
-  scope.run.emit({
-    ...eventBase(
-      {
-        runId: scope.run.runId,
-        spanId: spanIdFor(seq),
-        parentSpanId: scope.spanId,
-        seq,
-        tsStart: now,
-        tsEnd: now,
-      },
-      'artifact',
-    ),
-    artifacts: [ref],
-  });
+  emitInstantEvent('artifact', { artifacts: [ref] });
   return ref;
 }
