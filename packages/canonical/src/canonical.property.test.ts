@@ -72,7 +72,7 @@ describe('canonical form properties', () => {
 });
 
 /**
- * The seed's algorithm, written as plainly as possible, as an independent reference for the
+ * The algorithm of docs/spec.md §2, written as plainly as possible, as an independent reference for the
  * optimized paths (sorted copy + native stringify, string building, explicit stack).
  */
 function reference(v: unknown): string | undefined {

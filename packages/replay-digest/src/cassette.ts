@@ -152,7 +152,7 @@ export function entryTextsByReading(
 }
 
 /**
- * Whether an llm / tool event's output reads differently under the two readings: the seed's
+ * Whether an llm / tool event's output reads differently under the two readings (docs/spec.md §4.1): the seed
  * `output ?? {error}` and the published `error ? {error} : output` agree exactly when one of
  * "a stored output" and "a truthy error" holds and the other does not.
  */

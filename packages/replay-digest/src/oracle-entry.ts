@@ -37,7 +37,7 @@ export function toolKey(toolName: string, input: unknown, projection?: KeyProjec
 }
 
 /**
- * The replay key of an HTTP fetch (format-decisions, "SDK writers key env events"):
+ * The replay key of an HTTP fetch (docs/spec.md §4.4):
  * sha256_hex("fetch:" + METHOD + ":" + url + ":" + sha256_hex(body bytes)). The method is
  * upper-cased; no body hashes as no bytes.
  */

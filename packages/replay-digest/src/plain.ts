@@ -12,7 +12,7 @@ export function hasOwn(object: object, key: string): boolean {
 
 /**
  * A shallow copy of `object` on a null prototype, so that a member named `__proto__` stays an
- * ordinary data member (format-decisions: "An own __proto__ member is ordinary data").
+ * ordinary data member (docs/spec.md §2 rule 6, §6).
  */
 export function copyMembers(
   object: Record<string, unknown>,

@@ -1,4 +1,4 @@
-// Key projection (docs/spec.md §4.2; format-decisions "Record", key_projection).
+// Key projection (docs/spec.md §4.2).
 //
 // An llm or tool event may carry key_projection: { keep?: string[], drop?: string[] }. It
 // changes only what is hashed into the replay key, never what is stored, and only a

@@ -2,8 +2,8 @@
 // (RFC 8410 §4), PKCS#8 DER (RFC 5958, RFC 8410 §7) and PEM (RFC 7468). Interoperates with
 // node:crypto: its PEM exports import here and these exports import there.
 //
-// Keys are identified and compared by their SPKI DER bytes, never by PEM text (format-decisions
-// "Signature"): two PEM texts that differ only in line length or line endings are the same key.
+// Keys are identified and compared by their SPKI DER bytes, never by PEM text (docs/spec.md
+// §5.6): two PEM texts that differ only in line length or line endings are the same key.
 
 import { equalBytes } from '@noble/curves/utils.js';
 import { expectBytes } from './arguments.js';

@@ -1,5 +1,4 @@
-// The signed payload (format-decisions "Signature"; format seed, "Tying a record to its
-// producer"): the UTF-8 bytes of `content_digest + ":" + cassette_digest`, both taken from the
+// The signed payload (docs/spec.md §5.6): the UTF-8 bytes of `content_digest + ":" + cassette_digest`, both taken from the
 // manifest. Signing the two digests, rather than the whole record, binds the signature to the
 // event chain and the oracle stream — everything a verifier recomputes — while the summary
 // members (run_id, event_count, run) are bound indirectly by the `consistent` check.

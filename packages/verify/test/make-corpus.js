@@ -523,7 +523,7 @@ const OK = { verdict: 'valid' };
   add(
     'valid',
     'seed-reading.json',
-    "The same events with the cassette digest in the seed's reading",
+    "The same events with the cassette digest in the seed reading (docs/spec.md §4.1)",
     pretty(signRecord(seedRead, ed(KEYS.producer))),
     [[PINNED, OK]],
   );

@@ -1,5 +1,5 @@
 // Shared test data for seal.test.ts (not part of the package's build: tsup
-// bundles from index.ts only). A small run in the shapes of format-decisions "Record".
+// bundles from index.ts only). A small run in the shapes of docs/spec.md §5.
 import { createHash } from 'node:crypto';
 
 export const RUN_ID = 'run_a3f1b90c';

@@ -50,7 +50,7 @@ function flipHexChar(hex: string, index: number): string {
   return hex.slice(0, index) + c + hex.slice(index + 1);
 }
 
-describe('checkSignature outcomes (format-decisions "Signature")', () => {
+describe('checkSignature outcomes (docs/spec.md §5.6)', () => {
   const pinBoth: TrustPolicy = { pinned: [publicKeyToPem(current.publicKey), previous.publicKey] };
 
   it('valid: Ed25519 sound under a pinned key', () => {

@@ -157,7 +157,7 @@ function check(manifest: unknown, policy: Policy): SignatureCheck {
     );
   }
   // The payload, built here rather than by signaturePayload() because the digests are already
-  // known to be strings (format-decisions "Signature": UTF-8 of content ":" cassette).
+  // known to be strings (docs/spec.md §5.6: UTF-8 of content ":" cassette).
   const payload = `${contentDigest}:${cassetteDigest}`;
 
   if (alg === 'HMAC-SHA256') {

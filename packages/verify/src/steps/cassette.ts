@@ -102,7 +102,7 @@ function compareCassette(
   const claimedCount = replay['entry_count'];
   const matches = (d: CassetteDigest): boolean =>
     d.digest === claimedDigest && d.entryCount === claimedCount;
-  // The seed's reading first: it is the one the format states; the published one is the
+  // The seed reading (§4.1) first: it is the one the format states; the published one is the
   // one writers emit (the same digest unless some entry reads differently).
   if (matches(computed.seed)) return 'seed';
   if (matches(computed.published)) return 'published';

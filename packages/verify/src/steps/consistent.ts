@@ -1,5 +1,5 @@
 // Step 2, consistent: the unsigned summary (manifest.run_id, manifest.event_count, run) agrees
-// with the signed events (format-decisions, "The consistent check", rules 1–5). A summary
+// with the signed events (docs/spec.md §5.2, rules 1–5). A summary
 // that contradicts its own events is rejected however intact the chain is.
 import { canonical } from '@runback/canonical';
 import {
