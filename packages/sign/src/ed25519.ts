@@ -1,11 +1,13 @@
-// Ed25519 (RFC 8032 §5.1) through @noble/curves, with strict verification everywhere.
+// Ed25519 (RFC 8032 §5.1) through @noble/curves' EdDSA code (assembled in ./ed25519-curve.ts,
+// which loads only what Ed25519 needs), with strict verification everywhere.
 //
-// Every verification passes `{ zip215: false }`: RFC 8032 §5.1.7 decoding, which rejects
-// S >= L (step 1, the malleability check docs/spec.md §5.6 requires) and
-// non-canonical encodings of R and A (y >= p, or x = 0 with the sign bit set). noble then checks
-// the cofactored equation [8][S]B = [8]R + [8][k]A', which RFC 8032 §5.1.7 allows, and in
-// strict mode also refuses public keys of small order — stricter than RFC 8032, which does not
-// require that check, and what a signer with a real key never produces. Honest signatures verify
+// Every verification is strict, as noble's `ed25519.verify` with `{ zip215: false }` decides
+// (verifyStrict below spells the steps out over noble's points): RFC 8032 §5.1.7 decoding,
+// which rejects S >= L (step 1, the malleability check docs/spec.md §5.6 requires) and
+// non-canonical encodings of R and A (y >= p, or x = 0 with the sign bit set); then the
+// cofactored equation [8][S]B = [8]R + [8][k]A', which RFC 8032 §5.1.7 allows; and public keys
+// of small order are refused — stricter than RFC 8032, which does not require that check, and
+// what a signer with a real key never produces. Honest signatures verify
 // identically under every RFC 8032 verifier; the differences concern only crafted edge cases
 // (see ed25519.test.ts for the speccheck and ZIP-215 cases and what is decided for each).
 //
@@ -16,13 +18,11 @@
 // Malformed *arguments* (keys of the wrong type or length, a message that is neither a string
 // nor bytes) throw a SignError; a malformed *signature* is just an invalid one: false.
 
-import { ed25519 } from '@noble/curves/ed25519.js';
+import { sha512 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { expectBytes, messageBytes } from './arguments.js';
+import { baseTimes, ed25519, L, Point } from './ed25519-curve.js';
 import { parseLowerHex } from './hex.js';
-
-/** Options used for every Ed25519 verification: strict RFC 8032, not ZIP-215. */
-const STRICT = { zip215: false } as const;
 
 /** An Ed25519 key pair as raw bytes. */
 export interface Ed25519KeyPair {
@@ -90,14 +90,48 @@ export function verifyEd25519(
   const bytes = messageBytes(message, 'message');
   const signature = parseLowerHex(signatureHex, 64);
   if (signature === null) return false;
-  if (!isTorsionFreePublicKey(key)) return false;
   try {
-    return ed25519.verify(signature, bytes, key, STRICT);
+    return verifyStrict(signature, bytes, key);
   } catch {
-    // noble returns false for undecodable points; anything it still throws on (after the
-    // argument checks above) concerns the signature's content, which is just "invalid".
+    // Every decoding failure is caught where it happens; anything else thrown concerns the
+    // signature's content, which is just "invalid".
     return false;
   }
+}
+
+/**
+ * RFC 8032 §5.1.7 on a 64-byte signature R‖S, decided exactly as noble's `ed25519.verify`
+ * with `zip215: false`, plus the torsion-free key rule (see the top of this file):
+ *   1. S < L, and R and A decode canonically (§5.1.3); A is neither of small order nor has a
+ *      small-order component;
+ *   2. k = SHA-512(R ‖ A ‖ M) as a little-endian integer, mod L;
+ *   3. the cofactored equation [8][S]B = [8]R + [8][k]A.
+ */
+function verifyStrict(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
+  const rBytes = signature.subarray(0, 32);
+  const s = littleEndian(signature.subarray(32, 64));
+  if (s >= L) return false;
+  const a = usablePublicKey(publicKey);
+  if (a === null) return false;
+  let r: InstanceType<typeof Point>;
+  try {
+    r = Point.fromBytes(rBytes, false);
+  } catch {
+    return false;
+  }
+  const challenge = new Uint8Array(64 + message.length);
+  challenge.set(rBytes, 0);
+  challenge.set(publicKey, 32);
+  challenge.set(message, 64);
+  const k = littleEndian(sha512(challenge)) % L;
+  return r.add(a.multiplyUnsafe(k)).subtract(baseTimes(s)).clearCofactor().is0();
+}
+
+/** The little-endian integer of some bytes (RFC 8032 §5.1.2 encodes integers so). */
+function littleEndian(bytes: Uint8Array): bigint {
+  let n = 0n;
+  for (let i = bytes.length - 1; i >= 0; i--) n = (n << 8n) | BigInt(bytes[i] as number);
+  return n;
 }
 
 /**
@@ -106,10 +140,28 @@ export function verifyEd25519(
  * other encoding of a mixed-order key stands for the same signer.
  */
 export function isTorsionFreePublicKey(publicKey: Uint8Array): boolean {
+  return usablePublicKey(publicKey) !== null;
+}
+
+// Decoding a key and proving it torsion-free costs a scalar multiplication; a verifier meets
+// the same few keys again and again (pinned keys, a signer's inline key), so the decision for
+// the most recent keys is kept. A cache of a pure function: it never changes an answer.
+const KEY_CACHE_SIZE = 64;
+const keyCache = new Map<string, InstanceType<typeof Point> | null>();
+
+/** The decoded point of a usable public key, or null (see isTorsionFreePublicKey). */
+function usablePublicKey(publicKey: Uint8Array): InstanceType<typeof Point> | null {
+  const id = bytesToHex(publicKey);
+  const known = keyCache.get(id);
+  if (known !== undefined) return known;
+  let point: InstanceType<typeof Point> | null;
   try {
-    const point = ed25519.Point.fromBytes(publicKey, false);
-    return !point.isSmallOrder() && point.isTorsionFree();
+    const decoded = Point.fromBytes(publicKey, false);
+    point = !decoded.isSmallOrder() && decoded.isTorsionFree() ? decoded : null;
   } catch {
-    return false;
+    point = null;
   }
+  if (keyCache.size >= KEY_CACHE_SIZE) keyCache.clear();
+  keyCache.set(id, point);
+  return point;
 }
