@@ -3,6 +3,7 @@
 
 import type { RunbackErrorCode } from '@runback/sdk';
 import type { EvidenceErrorCode } from './evidence-codes.js';
+import type { OtlpCommandErrorCode } from './otlp-codes.js';
 import { EXIT } from '@runback/verify-cli';
 
 /** Exit statuses of every runback command: one table with runback-verify's. */
@@ -71,7 +72,9 @@ export type CliErrorCode =
   // An SDK failure during record, recover or replay, under the command's prefix.
   | `${'RECORD' | 'RECOVER' | 'REPLAY'}_${RunbackErrorCode}`
   // runback log, bundle, anchor, report and verify's evidence checks.
-  | EvidenceErrorCode;
+  | EvidenceErrorCode
+  // runback export and import (--otlp).
+  | OtlpCommandErrorCode;
 
 /** The codes of usage mistakes (exit 64). */
 export type CliUsageCode = Extract<CliErrorCode, `USAGE_${string}`>;

@@ -60,6 +60,14 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'a transparency log of record heads: init, append, checkpoint, cosign, prove, verify',
     load: () => import('./commands/log.js'),
   },
+  export: {
+    summary: 'write a record as OpenTelemetry traces (OTLP/JSON, GenAI semantic conventions)',
+    load: () => import('./commands/export.js'),
+  },
+  import: {
+    summary: 'turn OpenTelemetry GenAI traces (OTLP/JSON) into a sealed, signed record',
+    load: () => import('./commands/import.js'),
+  },
 };
 
 /** The top-level --help text. */
