@@ -85,3 +85,4 @@ export {
   type ReplayMode,
 } from './session/replay-source.js';
 export type { Divergence } from './recorder/compare.js';
+export { PLACEHOLDER_CREDENTIAL } from './session/placeholder-credentials.js';

@@ -4,7 +4,13 @@
 // and reports.
 import { diffJson } from '@runback/diff';
 import { REPLAY_MODES, RunbackError, type ReplayMode } from '@runback/sdk';
-import { compareRuns, recordCommand } from '@runback/sdk/process';
+import {
+  PLACEHOLDER_CREDENTIAL,
+  compareRuns,
+  placeholderNames,
+  recordCommand,
+  recordedProviders,
+} from '@runback/sdk/process';
 import { verifyJson } from '@runback/verify';
 import { makeStyle, useColor, type CommandIO } from '@runback/verify-cli';
 import { randomBytes } from 'node:crypto';
@@ -50,6 +56,11 @@ Options:
   --key PEM_FILE     sign the replayed run's record with this Ed25519 private key
   --json             print the report as one JSON line on standard error
   -h, --help         show this help
+
+Each provider RECORD's model calls went to (OpenAI, Anthropic, …) gets a placeholder API key
+(${PLACEHOLDER_CREDENTIAL}) in every key variable the environment leaves unset or
+empty, so that clients start; a key you set is kept. The report names them. A placeholder
+never leaves the program: a request carrying one is refused before it is sent.
 
 The program's output passes through unchanged; the report goes to standard error.
 
@@ -127,6 +138,11 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
     values.out ??
     join(tmpdir(), `runback-replay-${process.pid}-${randomBytes(6).toString('hex')}.json`);
   const [command, ...args] = commandLine as [string, ...string[]];
+  // Model clients refuse to start without an API key although every call is answered from the
+  // record: each provider the record used gets a placeholder where the environment has none.
+  const placeholders = placeholderNames(recordedProviders(recorded.events), process.env);
+  const env = { ...process.env };
+  for (const name of placeholders) env[name] = PLACEHOLDER_CREDENTIAL;
   const stdoutDecoder = new TextDecoder();
   const stderrDecoder = new TextDecoder();
   try {
@@ -135,6 +151,7 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
         command,
         args,
         out,
+        env,
         signer: signer.signer,
         name: typeof start?.['name'] === 'string' ? start['name'] : command,
         replay: {
@@ -156,7 +173,7 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
       throw err;
     }
     const replayed = parseRecord(await readFile(out), out);
-    const report = compareRuns(recorded, replayed, mode, verification, undefined);
+    const report = compareRuns(recorded, replayed, mode, verification, undefined, placeholders);
     const outputDiff = diffJson(report.recorded.output, report.replayed.output);
     if (values.json) {
       io.stderr(

@@ -33,6 +33,8 @@ export type RunbackErrorCode =
   | 'REPLAY_RECORD_UNTRUSTED'
   /** A call in a replay that its integration cannot answer from the record. */
   | 'REPLAY_UNSUPPORTED'
+  /** A request about to leave the process carries a replay's placeholder credential. */
+  | 'REPLAY_PLACEHOLDER_CREDENTIAL'
   /** The run could not be delivered to the audit service (HttpSink). */
   | 'HTTP_SINK_FAILED';
 

@@ -9,3 +9,9 @@ export {
 export type { CapturedOutput } from './output-capture.js';
 export type { EnvironmentFingerprint } from './fingerprint.js';
 export { compareRuns, loadRecordForReplay } from '../recorder/replay.js';
+export {
+  PLACEHOLDER_CREDENTIAL,
+  PROVIDER_KEY_VARIABLES,
+  placeholderNames,
+  recordedProviders,
+} from '../session/placeholder-credentials.js';

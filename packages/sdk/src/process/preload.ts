@@ -2,7 +2,8 @@
 // NODE_OPTIONS=--import (docs/guides/recording.md, docs/guides/replay.md). With no code change:
 // - recording: the program's model calls (through fetch), fetch, clock, randomness and UUIDs
 //   are recorded into the run's journal, continuing the chain the parent began;
-// - replay (RUNBACK_REPLAY=record.json): the same calls are answered from the record.
+// - replay (RUNBACK_REPLAY=record.json): the same calls are answered from the record, and each
+//   provider the record used gets a placeholder API key where the environment has none.
 // Without the variables it does nothing.
 import { readFileSync } from 'node:fs';
 import { installCapture } from '../hooks/env/install.js';
@@ -15,6 +16,11 @@ import { REPLAY_MODES, ReplaySource, type ReplayMode } from '../session/replay-s
 import { ActiveRun, type EventSink } from '../session/active-run.js';
 import { setProcessReplaySource, setProcessScope } from '../session/context.js';
 import { takeChildRecording, takeReplayRequest, takeWatchParent } from '../journal/child-env.js';
+import {
+  PLACEHOLDER_CREDENTIAL,
+  placeholderNames,
+  recordedProviders,
+} from '../session/placeholder-credentials.js';
 
 const child = takeChildRecording(process.env);
 const replayRequest = takeReplayRequest(process.env);
@@ -48,6 +54,11 @@ if (replayRequest !== undefined) {
     source = new ReplaySource(new RecordedCassette(loaded.record.events), mode);
     replayCapture = captureFor(loaded.record.events);
     setProcessReplaySource(source);
+    // Model clients refuse to start without a key; every call is answered from the record, so a
+    // placeholder stands in where the environment has none (never sent: hooks/env refuses it).
+    for (const name of placeholderNames(recordedProviders(loaded.record.events), process.env)) {
+      process.env[name] = PLACEHOLDER_CREDENTIAL;
+    }
   }
 }
 

@@ -15,6 +15,11 @@ import {
   type ReplayMiss,
   type ReplayMode,
 } from '../session/replay-source.js';
+import {
+  PLACEHOLDER_CREDENTIAL,
+  placeholderNames,
+  recordedProviders,
+} from '../session/placeholder-credentials.js';
 
 /** Options of {@link replay}. */
 export interface ReplayOptions {
@@ -37,6 +42,15 @@ export interface ReplayOptions {
   readonly signer?: Signer;
   /** Override the environment capture (default: the kinds the record holds). */
   readonly captureEnv?: boolean | CaptureEnvOptions;
+  /**
+   * Give the agent placeholder API keys (default true): for each provider the record's model
+   * calls went to, every key variable `process.env` has no value for (unset or blank) is set to
+   * PLACEHOLDER_CREDENTIAL while the agent runs, and removed afterwards; a key you set is never
+   * replaced. Clients built inside the agent then start without a real key; a request that
+   * carries a placeholder is refused before it leaves the process (REPLAY_PLACEHOLDER_CREDENTIAL).
+   * A client built before replay() runs read the environment before the placeholders existed.
+   */
+  readonly placeholderCredentials?: boolean;
 }
 
 /** What a replay established. */
@@ -56,6 +70,11 @@ export interface ReplayReport {
   readonly misses: readonly ReplayMiss[];
   /** Recorded calls the replay never asked for. */
   readonly unserved: number;
+  /**
+   * The environment variables the replay set to a placeholder API key because the environment
+   * had none (sorted). Placeholders are never sent: a request carrying one is refused.
+   */
+  readonly placeholderCredentials: readonly string[];
 }
 
 /** The facts compared for one run. */
@@ -223,6 +242,11 @@ export async function replay<T>(
     ...(options.out === undefined ? {} : { out: options.out }),
     ...(options.signer === undefined ? {} : { signer: options.signer }),
   });
+  const placeholders =
+    options.placeholderCredentials === false
+      ? []
+      : placeholderNames(recordedProviders(record.events), process.env);
+  for (const name of placeholders) process.env[name] = PLACEHOLDER_CREDENTIAL;
   let output: Awaited<T> | undefined;
   let error: unknown;
   let failed = false;
@@ -231,11 +255,22 @@ export async function replay<T>(
   } catch (err) {
     failed = true;
     error = err;
+  } finally {
+    for (const name of placeholders) {
+      if (process.env[name] === PLACEHOLDER_CREDENTIAL) delete process.env[name];
+    }
   }
   const result = await run.end(failed ? { error } : { output });
   const replayed =
     result.record ?? (JSON.parse(await readFile(result.path as string, 'utf8')) as RecordShape);
-  const report = compareRuns(record, replayed as RecordShape, mode, verification, source);
+  const report = compareRuns(
+    record,
+    replayed as RecordShape,
+    mode,
+    verification,
+    source,
+    placeholders,
+  );
   return { report, output, error, result };
 }
 
@@ -246,6 +281,7 @@ export function compareRuns(
   mode: ReplayMode,
   verification: Pick<VerifyResult, 'verdict'>,
   source: ReplaySource | undefined,
+  placeholderCredentials: readonly string[] = [],
 ): ReplayReport {
   const facts = (r: RecordShape): RunFacts => {
     const end = r.events.find((e) => e['type'] === 'run' && e['phase'] === 'end');
@@ -273,5 +309,6 @@ export function compareRuns(
     divergence: cassetteMatches ? null : firstDivergence(recorded.events, replayed.events),
     misses: source?.misses ?? [],
     unserved: source?.cassette.unserved().length ?? 0,
+    placeholderCredentials,
   };
 }

@@ -8,6 +8,7 @@
 import { RunbackError } from '../core/errors.js';
 import { diffJson, preview, type JsonChange } from '@runback/diff';
 import type { RecordedCall, RecordedCassette } from './cassette.js';
+import { CompletionOrder, claimDelivery } from './completion-order.js';
 
 /** How a replay answers calls. */
 export type ReplayMode = 'strict' | 'ordered' | 'live-on-miss';
@@ -58,11 +59,14 @@ export type Served = { readonly call: RecordedCall } | { readonly live: true };
 export class ReplaySource {
   readonly mode: ReplayMode;
   readonly cassette: RecordedCassette;
+  /** The recorded completion order, which gated deliveries of served calls follow. */
+  readonly order: CompletionOrder;
   readonly #misses: ReplayMiss[] = [];
 
   constructor(cassette: RecordedCassette, mode: ReplayMode) {
     this.cassette = cassette;
     this.mode = mode;
+    this.order = new CompletionOrder(cassette.calls);
   }
 
   /** Calls that could not be served (the one that stopped a strict replay, or those sent live). */
@@ -76,7 +80,10 @@ export class ReplaySource {
       this.mode === 'ordered'
         ? this.cassette.takeByPosition(live.kind, live.name)
         : this.cassette.takeByKey(live.kind, live.key);
-    if (call !== undefined) return { call };
+    if (call !== undefined) {
+      this.order.served(call, claimDelivery(call));
+      return { call };
+    }
     const nearest = this.cassette.nearest(live.kind, live.name);
     const miss: ReplayMiss = {
       kind: live.kind,

@@ -7,6 +7,9 @@ import { OriginalDate, originalFetch } from '../../core/internal-globals.js';
 import { capturedFetch } from './fetch.js';
 import { servedCall } from '../../session/serve.js';
 import { captureScope, emitEnv } from './record-env.js';
+import { guardHttpRequests, guardedFetch } from './placeholder-guard.js';
+import { currentScope } from '../../session/context.js';
+import { inCompletionOrder } from '../../session/completion-order.js';
 
 let installed = false;
 
@@ -17,7 +20,11 @@ export function installCapture(): void {
   installClock();
   installRandom();
   installUuid();
-  if (originalFetch !== undefined) globalThis.fetch = capturedFetch(originalFetch);
+  // Innermost, just before the network: a replay's placeholder key never leaves the process.
+  guardHttpRequests();
+  if (originalFetch !== undefined) {
+    globalThis.fetch = orderedFetch(capturedFetch(guardedFetch(originalFetch)));
+  }
 }
 
 /** Whether the wrappers are installed. */
@@ -37,6 +44,20 @@ function readEnv<T>(kind: 'now' | 'date' | 'random' | 'uuid' | 'clock', read: ()
   const value = served === undefined ? read() : (served.event['output'] as T);
   emitEnv(scope, kind, kind, value);
   return value;
+}
+
+/**
+ * In a replay, a served fetch (a model call or any other request) answers in the record's
+ * completion order (session/completion-order.ts), so that concurrent calls finish, and their
+ * continuations read the clock and UUIDs, in the order they did live.
+ */
+function orderedFetch(inner: typeof fetch): typeof fetch {
+  return function fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+    const scope = currentScope();
+    const source = scope?.kind === 'run' ? scope.run.replay : undefined;
+    if (source === undefined) return inner(input, init);
+    return inCompletionOrder(source.order, () => inner(input, init));
+  };
 }
 
 function installClock(): void {
