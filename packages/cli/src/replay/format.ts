@@ -43,6 +43,11 @@ export function formatReplayReport(
     `  output     ${report.outputMatches ? style.green('same') : style.red('differs')}`,
   );
   if (!report.outputMatches) lines.push(...formatChanges('', outputDiff, 12).map((l) => `  ${l}`));
+  if (report.placeholderCredentials.length > 0) {
+    lines.push(
+      `  keys       placeholder ${report.placeholderCredentials.join(', ')}${style.dim(' (none set; never sent)')}`,
+    );
+  }
   if (out !== undefined) lines.push(`  replay     ${t(out)}`);
   return lines.join('\n') + '\n';
 }

@@ -40,6 +40,7 @@ export function replayReportJson(
           },
     misses: report.misses.map(miss),
     unserved: report.unserved,
+    placeholder_credentials: report.placeholderCredentials,
     output_diff: outputDiff,
   };
 }
