@@ -1,43 +1,72 @@
-// Canonical texts the recorder has already computed. A value is serialised canonically when it
-// is snapshotted (run/snapshot.ts); the event holding it is serialised again when it is sealed.
-// Remembering the first text (keyed by the snapshot object, which nothing mutates: redaction
-// copies on write) lets the sealer assemble the event's text from its members' texts instead.
+// The texts the recorder has already computed for a value. A value is serialised when it is
+// snapshotted (snapshot.ts): canonically, for every hash and replay key (docs/spec.md §2), and as
+// the program gave it, for storage (docs/spec.md §7: records keep the program's member order).
+// The event holding it is serialised again when it is sealed; remembering both texts (keyed by
+// the snapshot object, which nothing mutates: redaction copies on write) lets the sealer
+// assemble the event's texts from its members' texts instead.
 import { canonical } from '@runback/canonical';
 
-const texts = new WeakMap<object, string>();
+interface Texts {
+  /** canonical(value) */
+  readonly canonical: string;
+  /** JSON.stringify(value): the members in the order the program gave them. */
+  readonly stored: string;
+}
 
-/** Records that `canonical(value) === text`. */
-export function rememberText(value: object, text: string): void {
-  texts.set(value, text);
+const texts = new WeakMap<object, Texts>();
+
+/** Records that `canonical(value) === canonicalText` and `JSON.stringify(value) === storedText`. */
+export function rememberTexts(value: object, canonicalText: string, storedText: string): void {
+  texts.set(value, { canonical: canonicalText, stored: storedText });
 }
 
 /** The remembered canonical text of `value`, if any. */
 export function knownText(value: object): string | undefined {
-  return texts.get(value);
+  return texts.get(value)?.canonical;
 }
 
 /** canonical(value), reusing a remembered text. */
 export function canonicalOf(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'object' && value !== null) return texts.get(value) ?? canonical(value);
+  if (typeof value === 'object' && value !== null)
+    return texts.get(value)?.canonical ?? canonical(value);
   return canonical(value);
 }
 
+/** An event's canonical text (what is hashed) and its stored text (what is written). */
+export interface EventTexts {
+  readonly canonical: string;
+  /** Members in canonical order, each value's members in the order the program gave them. */
+  readonly stored: string;
+}
+
 /**
- * canonical(event) for an event object whose member values are JSON data, built from its
- * members' texts: `{` + `"name":text` in sorted (UTF-16) name order, joined by `,` + `}`, the
- * object rule of docs/spec.md §2. Members whose value is undefined are left out, as canonical()
- * leaves them out.
+ * The texts of an event object whose member values are JSON data, built from its members'
+ * texts. `canonical` is `{` + `"name":text` in sorted (UTF-16) name order, joined by `,` + `}`,
+ * the object rule of docs/spec.md §2. `stored` lists the event's own members in the same order
+ * and writes each value as the program gave it (its remembered text, else JSON.stringify, which
+ * keeps insertion order). The two are equal when every value is in canonical order. Members
+ * whose value is undefined are left out of both, as canonical() and JSON.stringify leave them out.
  */
-export function eventCanonical(event: Readonly<Record<string, unknown>>): string {
+export function eventTexts(event: Readonly<Record<string, unknown>>): EventTexts {
   const names = Object.keys(event).sort();
-  let out = '{';
+  let canonicalText = '{';
+  let storedText = '{';
   let first = true;
   for (const name of names) {
     const value = event[name];
     if (value === undefined) continue;
-    out += `${first ? '' : ','}${JSON.stringify(name)}:${canonicalOf(value)}`;
+    const label = `${first ? '' : ','}${JSON.stringify(name)}:`;
     first = false;
+    if (typeof value === 'object' && value !== null) {
+      const known = texts.get(value);
+      canonicalText += label + (known?.canonical ?? canonical(value));
+      storedText += label + (known?.stored ?? JSON.stringify(value));
+    } else {
+      const text = typeof value === 'string' ? JSON.stringify(value) : canonical(value);
+      canonicalText += label + text;
+      storedText += label + text;
+    }
   }
-  return `${out}}`;
+  return { canonical: `${canonicalText}}`, stored: `${storedText}}` };
 }

@@ -81,7 +81,8 @@ export function runSummary(start: RunPhaseEvent, end: RunPhaseEvent | undefined)
 
 /**
  * The record file's text in pieces: one event per line, so that line tools and diffs work on
- * records, with the events exactly as sealed (canonical member order, no whitespace inside).
+ * records, with the events exactly as sealed (docs/spec.md §7: the members of each event in
+ * canonical order, values in the order the program gave them; no whitespace inside).
  */
 export async function* recordPieces(
   manifest: Manifest,

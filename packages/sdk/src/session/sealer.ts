@@ -6,11 +6,9 @@
 // equal keys in the order the calls were made. A call that started earlier can finish later;
 // the sealer holds such events back and feeds them to the cassette once every smaller seq has
 // arrived. Only calls still in flight are held: memory is bounded by concurrency, not run length.
-import { canonicalOrder } from '@runback/canonical';
 import { ChainBuilder, HASH_MEMBER } from '@runback/chain';
 import { CassetteBuilder, type KnownMemberTexts } from '@runback/replay-digest';
-import { eventCanonical, knownText } from './known-text.js';
-import { sortedMembers } from './sorted.js';
+import { eventTexts, knownText } from './known-text.js';
 
 const SKIPPED = Symbol('skipped');
 
@@ -40,18 +38,18 @@ export class IncrementalSealer {
   }
 
   /**
-   * Seals one event: returns its stored JSON text (members in canonical order, `_hash` set;
-   * docs/spec.md §7). The event must be JSON data with a unique integer `seq`.
+   * Seals one event: returns its stored JSON text (`_hash` set, the event's own members in
+   * canonical order, every value as the program gave it; docs/spec.md §7). The event must be
+   * JSON data with a unique integer `seq`.
    */
   add(event: { readonly seq: number }): string {
-    const ordered = sortedMembers(event);
-    // Serialised once, from the members' known texts: the same text is hashed onto the chain
-    // and, with `_hash`, stored.
-    const text = eventCanonical(ordered as Record<string, unknown>);
-    const hash = this.#chain.appendCanonical(text);
-    this.#pending.set(event.seq, ordered);
+    // Serialised once, from the members' known texts: the canonical text is hashed onto the
+    // chain, the stored text (the same text when every value is in canonical order) is written.
+    const texts = eventTexts(event);
+    const hash = this.#chain.appendCanonical(texts.canonical);
+    this.#pending.set(event.seq, event);
     this.#release();
-    return storedText(text, hash, ordered);
+    return storedText(texts.stored, hash, event);
   }
 
   /** Checks an already sealed event (from a journal) and chains it; returns whether `_hash` matched. */
@@ -109,14 +107,15 @@ export class IncrementalSealer {
 }
 
 /**
- * The stored text of an event: its canonical text with `"_hash"` inserted in sorted position.
- * When every member name sorts after "_hash" (all of the format's do), that is the front.
+ * The stored text of an event: its stored members' text with `"_hash"` inserted in sorted
+ * position. When every member name sorts after "_hash" (all of the format's do), that is the
+ * front; otherwise the text is rebuilt with `_hash` among the members.
  */
 function storedText(text: string, hash: string, event: object): string {
   if (Object.keys(event).every((key) => key > HASH_MEMBER)) {
     return `{"${HASH_MEMBER}":"${hash}"${text.length === 2 ? '}' : `,${text.slice(1)}`}`;
   }
-  return JSON.stringify(canonicalOrder({ ...event, [HASH_MEMBER]: hash }));
+  return eventTexts({ ...event, [HASH_MEMBER]: hash }).stored;
 }
 
 /** The snapshot texts of an event's members, for the cassette (run/known-text.ts). */

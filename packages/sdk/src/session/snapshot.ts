@@ -1,14 +1,18 @@
 // Values the agent hands to the recorder are copied as JSON the moment they are recorded: the
 // agent may mutate its objects afterwards, and the record must hold what was true at the time.
-// Values with no JSON form are refused (docs/spec.md §2 and §7: writers refuse NaN and
-// Infinity with a clear error), naming where they are.
+// The copy keeps the program's member order (docs/spec.md §7): a replay hands back what the
+// program saw, and a program that prints a value or puts `JSON.stringify(result)` into its next
+// prompt sees the same text. Values with no JSON form are refused (docs/spec.md §2 and §7:
+// writers refuse NaN and Infinity with a clear error), naming where they are.
 import { CanonicalError, canonical } from '@runback/canonical';
 import { RunbackError } from '../core/errors.js';
-import { rememberText } from './known-text.js';
+import { rememberTexts } from './known-text.js';
 
 /**
- * A JSON deep copy of `value` (undefined stays undefined), its members in canonical order: it is
- * parsed back from its canonical text, which also validates it. `label` names it in errors.
+ * A JSON deep copy of `value` (undefined stays undefined), its members in the order the program
+ * gave them. Its canonical text is computed first, which validates it (JSON.stringify alone
+ * would turn NaN into null), and remembered with its stored text for the sealer (known-text.ts).
+ * `label` names it in errors.
  */
 export function snapshot(value: unknown, label: string): unknown {
   if (value === undefined) return undefined;
@@ -25,7 +29,9 @@ export function snapshot(value: unknown, label: string): unknown {
     }
     throw err;
   }
-  const copy = JSON.parse(text) as unknown;
-  if (typeof copy === 'object' && copy !== null) rememberText(copy, text);
+  if (typeof value !== 'object' || value === null) return JSON.parse(text) as unknown;
+  const stored = JSON.stringify(value);
+  const copy = JSON.parse(stored) as unknown;
+  if (typeof copy === 'object' && copy !== null) rememberTexts(copy, text, stored);
   return copy;
 }

@@ -69,20 +69,39 @@ describe('sealRecord', () => {
       replay: { entry_count: 3, algorithm: 'oracle-chain/sha256' },
       signed: true,
     });
-    // Each event is stored with its members in canonical (sorted) order, _hash first, at
-    // every level: its JSON text is its canonical form plus _hash (docs/spec.md §7).
+    // Each event is stored with its own members in canonical (sorted) order, _hash first, and
+    // each value as it was given (docs/spec.md §7).
     const input = sampleInput();
     record.events.forEach((event, i) => {
-      expect(Object.keys(event)).toEqual(
-        [...Object.keys(input.events[i] as object), '_hash'].sort(),
-      );
-      expect(JSON.stringify(event)).toBe(
-        '{"_hash":' +
-          JSON.stringify(event._hash) +
-          ',' +
-          canonical({ ...event, _hash: undefined }).slice(1),
-      );
+      const given = input.events[i] as Record<string, unknown>;
+      expect(Object.keys(event)).toEqual([...Object.keys(given), '_hash'].sort());
+      for (const [name, value] of Object.entries(given)) {
+        expect(JSON.stringify(event[name])).toBe(JSON.stringify(value));
+      }
+      expect(canonical({ ...event, _hash: undefined })).toBe(canonical(given));
     });
+  });
+
+  it('keeps the member order of every value it stores, and hashes it canonically', () => {
+    const input = sampleInput();
+    const events = input.events;
+    const tool = events.findIndex((e) => e['type'] === 'tool');
+    const given = { zeta: 1, alpha: { y: [{ d: 1, c: 2 }], b: 'x' } };
+    events[tool] = { ...events[tool], output: given };
+    const sorted = sealRecord(
+      {
+        ...input,
+        events: events.map((e, i) =>
+          i === tool ? { ...e, output: JSON.parse(canonical(given)) } : e,
+        ),
+      },
+      { generatedAt: GENERATED_AT },
+    );
+    const record = sealRecord(input, { generatedAt: GENERATED_AT });
+    expect(JSON.stringify(record.events[tool]?.['output'])).toBe(JSON.stringify(given));
+    expect(record.manifest.content_digest).toBe(sorted.manifest.content_digest);
+    expect(record.manifest.replay.cassette_digest).toBe(sorted.manifest.replay.cassette_digest);
+    expect(record.events[tool]?._hash).toBe(sorted.events[tool]?._hash);
   });
 
   it('chains the events exactly as the format defines (checked against an independent reference)', () => {
