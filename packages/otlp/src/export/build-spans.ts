@@ -18,7 +18,7 @@ import {
   type ReadableSpan,
   type Span,
 } from '@opentelemetry/sdk-trace-base';
-import { spanIdFor, traceIdFor } from '../ids.js';
+import { keptId, spanIdFor, traceIdFor } from '../ids.js';
 import * as N from '../names.js';
 import { baseAttributes, errorMessage, llmAttributes, toolAttributes } from './event-attributes.js';
 import type { EventView, RecordView } from './record-view.js';
@@ -73,10 +73,10 @@ export function buildSpans(
     },
   });
   const tracer = provider.getTracer(N.SCOPE_NAME, scopeVersion);
-  const traceId = traceIdFor(view.runId);
-
-  const runSpanId = view.events.find((e) => e.type === 'run')?.spanId;
-  const rootId = spanIdFor(view.runId, runSpanId ?? '', 0);
+  const runEvent = view.events.find((e) => e.type === 'run');
+  const traceId = (runEvent && keptId(runEvent.event, 'trace_id')) ?? traceIdFor(view.runId);
+  const runSpanId = runEvent?.spanId;
+  const rootId = (runEvent && keptId(runEvent.event, 'span_id')) ?? spanIdFor(view.runId, runSpanId ?? '', 0);
   const plan = planSpans(view, runSpanId, rootId);
 
   ids.traceId = traceId;
@@ -125,12 +125,17 @@ function planSpans(
   const seen = new Map<string, number>();
   const byRecordSpan = new Map<string, EventView>();
   const otelIdOf = new Map<EventView, string>();
+  const used = new Set<string>([rootId]);
   for (const e of view.events) {
     if (e.type !== 'llm' && e.type !== 'tool') continue;
     if (!byRecordSpan.has(e.spanId)) byRecordSpan.set(e.spanId, e);
     const n = seen.get(e.spanId) ?? 0;
     seen.set(e.spanId, n + 1);
-    otelIdOf.set(e, spanIdFor(view.runId, e.spanId, n));
+    const kept = keptId(e.event, 'span_id');
+    let id = kept !== undefined && !used.has(kept) ? kept : spanIdFor(view.runId, e.spanId, n);
+    for (let k = n + 1; used.has(id); k++) id = spanIdFor(view.runId, e.spanId, k);
+    used.add(id);
+    otelIdOf.set(e, id);
   }
   // Other events can be parents too (a tool called under a reasoning step): after the spans.
   for (const e of view.events) {

@@ -236,10 +236,9 @@ function nanosAt(value: unknown, at: string): number {
   if (typeof value === 'string' && /^\d{1,20}$/.test(value)) nanos = BigInt(value);
   else if (typeof value === 'number' && Number.isInteger(value) && value >= 0) nanos = BigInt(value);
   else bad(at, 'unsigned nanoseconds since the epoch (a decimal string or an integer)', value);
-  const ms = nanos / 1_000_000n;
-  // Beyond year 9999 has no ISO 8601 form for the record.
-  if (ms > 253_402_300_799_999n) bad(at, 'a time before the year 10000', value);
-  return Number(ms);
+  // fixed64: at most 2^64 - 1 (which is in the year 2554, within ISO 8601's four-digit years).
+  if (nanos > 0xffff_ffff_ffff_ffffn) bad(at, 'a fixed64 (at most 18446744073709551615)', value);
+  return Number(nanos / 1_000_000n);
 }
 
 /** A KeyValue list as a map (a repeated key: the last one wins, as in the OTel SDKs). */
