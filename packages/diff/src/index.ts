@@ -9,4 +9,5 @@ export {
   type RecordDiff,
   type StepChange,
 } from './record-diff.js';
-export { preview } from './preview.js';
+export { preview, previewPair } from './preview.js';
+export { diffText, type TextDiff, type TextDiffOptions, type TextSegment } from './text-diff.js';

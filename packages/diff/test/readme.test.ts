@@ -11,7 +11,7 @@ it('runs the README example and gets the results it states', async () => {
   const claims = [...code.matchAll(/^(\S.*?); \/\/ (.+)$/gm)].map(
     (m) => [m[1] ?? '', m[2] ?? 'null'] as const,
   );
-  expect(claims.length).toBe(4);
+  expect(claims.length).toBe(5);
   const body =
     code
       .replace(/import \{([^}]*)\} from '@runback\/diff';/, 'const {$1} = runbackDiff;')
