@@ -44,6 +44,7 @@ export function describe(value: unknown): string {
     const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
     return `the string ${JSON.stringify(shown)}`;
   }
-  if (typeof value === 'number' || typeof value === 'boolean') return `${typeof value} ${String(value)}`;
+  if (typeof value === 'number' || typeof value === 'boolean')
+    return `${typeof value} ${String(value)}`;
   return typeof value;
 }

@@ -7,7 +7,10 @@ import { sha256Hex } from '@runback/canonical';
 import { isRecord } from './json-text.js';
 
 /** The trace or span id an imported event kept (metadata.otel), when it is a valid one. */
-export function keptId(event: Readonly<Record<string, unknown>>, member: 'trace_id' | 'span_id'): string | undefined {
+export function keptId(
+  event: Readonly<Record<string, unknown>>,
+  member: 'trace_id' | 'span_id',
+): string | undefined {
   const metadata = event['metadata'];
   const otel = isRecord(metadata) ? metadata['otel'] : undefined;
   const id = isRecord(otel) ? otel[member] : undefined;

@@ -12,7 +12,7 @@ import {
   otlpJsonToProtoObject,
 } from './support/proto.js';
 import { EXAMPLE_PATH, FAILURE_PATH, readRecord } from './support/records.js';
-import { attributesOf, spansOf, type JsonSpan } from './support/otlp-json.js';
+import { at, attributesOf, listAt, spansOf, type JsonSpan } from './support/otlp-json.js';
 
 function exportFile(path: string) {
   const text = readFileSync(path, 'utf8');
@@ -46,37 +46,56 @@ describe('exportOtlp', () => {
     const chats = spans.filter((s) => attributesOf(s)['gen_ai.operation.name'] === 'chat');
     expect(chats).toHaveLength(llm.length);
     chats.forEach((span, i) => {
-      const event = llm[i] as Record<string, any>;
+      const event = llm[i];
       const a = attributesOf(span);
-      expect(span.name).toBe(`chat ${event['model'].model_id}`);
+      expect(span.name).toBe(`chat ${String(at(event, 'model', 'model_id'))}`);
       expect(span.kind).toBe(3); // SPAN_KIND_CLIENT
-      expect(a['gen_ai.request.model']).toBe(event['model'].model_id);
-      expect(a['gen_ai.response.model']).toBe(event['model'].model_id);
-      expect(a['gen_ai.provider.name']).toBe(event['model'].provider);
-      expect(a['gen_ai.system']).toBe(event['model'].provider);
-      expect(a['gen_ai.usage.input_tokens']).toBe(event['usage'].input_tokens);
-      expect(a['gen_ai.usage.output_tokens']).toBe(event['usage'].output_tokens);
-      expect(a['gen_ai.response.finish_reasons']).toEqual([event['response'].finish_reason]);
+      expect(a['gen_ai.request.model']).toBe(at(event, 'model', 'model_id'));
+      expect(a['gen_ai.response.model']).toBe(at(event, 'model', 'model_id'));
+      expect(a['gen_ai.provider.name']).toBe(at(event, 'model', 'provider'));
+      expect(a['gen_ai.system']).toBe(at(event, 'model', 'provider'));
+      expect(a['gen_ai.usage.input_tokens']).toBe(at(event, 'usage', 'input_tokens'));
+      expect(a['gen_ai.usage.output_tokens']).toBe(at(event, 'usage', 'output_tokens'));
+      expect(a['gen_ai.response.finish_reasons']).toEqual([at(event, 'response', 'finish_reason')]);
       expect(a['gen_ai.request.temperature']).toBe(0);
-      const input = JSON.parse(a['gen_ai.input.messages'] as string) as { role: string; parts: unknown[] }[];
-      expect(input.map((m) => m.role)).toEqual(event['request'].messages.map((m: { role: string }) => m.role));
+      const input = JSON.parse(a['gen_ai.input.messages'] as string) as {
+        role: string;
+        parts: unknown[];
+      }[];
+      expect(input.map((m) => m.role)).toEqual(
+        listAt(event, 'request', 'messages').map((m) => at(m, 'role')),
+      );
       expect(JSON.parse(a['gen_ai.system_instructions'] as string)).toEqual([
-        { type: 'text', content: event['request'].system },
+        { type: 'text', content: at(event, 'request', 'system') },
       ]);
     });
 
-    const executed = spans.filter((s) => attributesOf(s)['gen_ai.operation.name'] === 'execute_tool');
-    expect(executed.map((s) => attributesOf(s)['gen_ai.tool.name'])).toEqual(['credit_score', 'policy_rate']);
-    expect(executed.map((s) => attributesOf(s)['gen_ai.tool.call.id'])).toEqual(['call_1', 'call_2']);
-    expect(JSON.parse(attributesOf(executed[0] as JsonSpan)['gen_ai.tool.call.arguments'] as string)).toEqual({
+    const executed = spans.filter(
+      (s) => attributesOf(s)['gen_ai.operation.name'] === 'execute_tool',
+    );
+    expect(executed.map((s) => attributesOf(s)['gen_ai.tool.name'])).toEqual([
+      'credit_score',
+      'policy_rate',
+    ]);
+    expect(executed.map((s) => attributesOf(s)['gen_ai.tool.call.id'])).toEqual([
+      'call_1',
+      'call_2',
+    ]);
+    expect(
+      JSON.parse(attributesOf(executed[0] as JsonSpan)['gen_ai.tool.call.arguments'] as string),
+    ).toEqual({
       applicant_id: 'A-1029',
     });
-    expect(JSON.parse(attributesOf(executed[0] as JsonSpan)['gen_ai.tool.call.result'] as string)).toEqual({
+    expect(
+      JSON.parse(attributesOf(executed[0] as JsonSpan)['gen_ai.tool.call.result'] as string),
+    ).toEqual({
       bureau: 'Equifax',
       score: 742,
     });
     // The model's tool calls appear in its output messages.
-    const firstOut = JSON.parse(attributesOf(chats[0] as JsonSpan)['gen_ai.output.messages'] as string);
+    const firstOut = JSON.parse(
+      attributesOf(chats[0] as JsonSpan)['gen_ai.output.messages'] as string,
+    );
     expect(firstOut[0].parts).toContainEqual(
       expect.objectContaining({ type: 'tool_call', id: 'call_1', name: 'credit_score' }),
     );
@@ -95,7 +114,9 @@ describe('exportOtlp', () => {
     expect(a['runback.verify.verdict']).toBe('unverified');
     expect(a['runback.verify.signature']).toBe('valid-unpinned');
     expect(a['runback.verify.integrity']).toBe(true);
-    expect(a['runback.signer.key_id']).toBe(record.manifest.signature?.alg === 'Ed25519' ? record.manifest.signature.key_id : '');
+    expect(a['runback.signer.key_id']).toBe(
+      record.manifest.signature?.alg === 'Ed25519' ? record.manifest.signature.key_id : '',
+    );
     expect(root.startTimeUnixNano).toBe(`${Date.parse(record.run['started_at'] as string)}000000`);
     expect(root.endTimeUnixNano).toBe(`${Date.parse(record.run['ended_at'] as string)}000000`);
 
@@ -107,10 +128,18 @@ describe('exportOtlp', () => {
       expect(span.traceId).toBe(root.traceId);
     }
     // The tool t1 was called under the model call l1.
-    expect((byRecordSpan.get('t1') as JsonSpan).parentSpanId).toBe((byRecordSpan.get('l1') as JsonSpan).spanId);
+    expect((byRecordSpan.get('t1') as JsonSpan).parentSpanId).toBe(
+      (byRecordSpan.get('l1') as JsonSpan).spanId,
+    );
     // Reasoning and run events are span events; the env read under t1 sits on t1's span.
-    expect((root.events ?? []).map((e) => e.name)).toEqual(['runback.run', 'runback.reasoning', 'runback.run']);
-    expect(((byRecordSpan.get('t1') as JsonSpan).events ?? []).map((e) => e.name)).toEqual(['runback.env']);
+    expect((root.events ?? []).map((e) => e.name)).toEqual([
+      'runback.run',
+      'runback.reasoning',
+      'runback.run',
+    ]);
+    expect(((byRecordSpan.get('t1') as JsonSpan).events ?? []).map((e) => e.name)).toEqual([
+      'runback.env',
+    ]);
   });
 
   it('marks a failed run and failed tool call with an error status', () => {
@@ -118,7 +147,9 @@ describe('exportOtlp', () => {
     const root = spans[0] as JsonSpan;
     expect(root.status?.code).toBe(2);
     expect(root.status?.message).toBe('ticket system timed out after 3 attempts');
-    const tool = spans.find((s) => attributesOf(s)['gen_ai.operation.name'] === 'execute_tool') as JsonSpan;
+    const tool = spans.find(
+      (s) => attributesOf(s)['gen_ai.operation.name'] === 'execute_tool',
+    ) as JsonSpan;
     expect(tool.status?.code).toBe(2);
     expect(attributesOf(tool)['error.type']).toBe('ToolError');
   });
@@ -132,18 +163,30 @@ describe('exportOtlp', () => {
   });
 
   it('says invalid on the root span of a tampered record, and refuses what is not a record', () => {
-    const record = readRecord(EXAMPLE_PATH) as unknown as { events: Record<string, any>[] };
-    (record.events[2] as Record<string, any>)['output'] = { bureau: 'Equifax', score: 800 };
+    const record = readRecord(EXAMPLE_PATH) as unknown as { events: Record<string, unknown>[] };
+    (record.events[2] as Record<string, unknown>)['output'] = { bureau: 'Equifax', score: 800 };
     const text = JSON.stringify(record);
     const spans = spansOf(JSON.parse(exportOtlp(record, { verification: verifyJson(text) }).json));
     expect(attributesOf(spans[0] as JsonSpan)['runback.verify.verdict']).toBe('invalid');
-    expect(attributesOf(spans[0] as JsonSpan)['runback.verify.errors']).toContain('CHAIN_HASH_MISMATCH');
+    expect(attributesOf(spans[0] as JsonSpan)['runback.verify.errors']).toContain(
+      'CHAIN_HASH_MISMATCH',
+    );
 
     const bad: [unknown, RegExp][] = [
       [[], /expected the record to be a JSON object, got an array/],
       [{ manifest: {}, run: {}, events: {} }, /expected events to be an array, got object/],
-      [{ manifest: { run_id: 'r' }, run: {}, events: [{ type: 'llm', seq: -1, span_id: 'a' }] }, /events\[0\]\.seq/],
-      [{ manifest: { run_id: 'r' }, run: {}, events: [{ type: 'llm', seq: 0, span_id: 'a', ts_start: 'yesterday' }] }, /ts_start to be an ISO 8601/],
+      [
+        { manifest: { run_id: 'r' }, run: {}, events: [{ type: 'llm', seq: -1, span_id: 'a' }] },
+        /events\[0\]\.seq/,
+      ],
+      [
+        {
+          manifest: { run_id: 'r' },
+          run: {},
+          events: [{ type: 'llm', seq: 0, span_id: 'a', ts_start: 'yesterday' }],
+        },
+        /ts_start to be an ISO 8601/,
+      ],
     ];
     for (const [value, message] of bad) {
       let error: unknown;

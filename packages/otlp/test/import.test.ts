@@ -7,6 +7,7 @@ import { sealRecord } from '@runback/sign';
 import { verifyJson } from '@runback/verify';
 import { describe, expect, it } from 'vitest';
 import { importOtlp } from '../src/index.js';
+import { at } from './support/otlp-json.js';
 import { GENERATED_AT, TEST_KEY } from './support/records.js';
 
 const FOREIGN = readFileSync(new URL('./fixtures/foreign-genai.json', import.meta.url));
@@ -14,7 +15,7 @@ const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 
 describe('importOtlp on another tool’s GenAI trace', () => {
   const imported = importOtlp(FOREIGN);
-  const events = imported.events as Record<string, any>[];
+  const events = imported.events;
   const byType = (type: string) => events.filter((e) => e['type'] === type);
 
   it('makes one record of the GenAI trace, leaving out the spans without GenAI attributes', () => {
@@ -38,17 +39,21 @@ describe('importOtlp on another tool’s GenAI trace', () => {
     const [first, legacy] = byType('llm');
     expect(first?.['model']).toEqual({ provider: 'anthropic', model_id: 'claude-sonnet-4-5' });
     expect(first?.['usage']).toEqual({ input_tokens: 812, output_tokens: 57, total_tokens: 869 });
-    expect(first?.['request'].params).toEqual({ max_tokens: 1024, temperature: 0.2 });
-    expect(first?.['request'].system).toBe('You are the support assistant of an online shop.');
-    expect(first?.['request'].messages).toEqual([{ role: 'user', content: 'Where is my order O-7731?' }]);
-    expect(first?.['request'].tools).toEqual([
+    expect(at(first, 'request', 'params')).toEqual({ max_tokens: 1024, temperature: 0.2 });
+    expect(at(first, 'request', 'system')).toBe('You are the support assistant of an online shop.');
+    expect(at(first, 'request', 'messages')).toEqual([
+      { role: 'user', content: 'Where is my order O-7731?' },
+    ]);
+    expect(at(first, 'request', 'tools')).toEqual([
       expect.objectContaining({ name: 'lookup_order', description: 'Find an order by id' }),
     ]);
     expect(first?.['response']).toEqual({
       text: 'Let me look that up.',
       reasoning: null,
       finish_reason: 'tool_use',
-      tool_calls: [{ tool_call_id: 'toolu_01A', tool_name: 'lookup_order', input: { order_id: 'O-7731' } }],
+      tool_calls: [
+        { tool_call_id: 'toolu_01A', tool_name: 'lookup_order', input: { order_id: 'O-7731' } },
+      ],
     });
     expect(first?.['metadata']).toMatchObject({
       response_id: 'msg_01XFDUDYJgAACzvnptvVoYEL',
@@ -59,9 +64,13 @@ describe('importOtlp on another tool’s GenAI trace', () => {
     // The older names: gen_ai.system, prompt/completion tokens, flattened gen_ai.prompt.N.*.
     expect(legacy?.['model']).toEqual({ provider: 'anthropic', model_id: 'claude-sonnet-4-5' });
     expect(legacy?.['usage']).toEqual({ input_tokens: 901, output_tokens: 23, total_tokens: 924 });
-    expect(legacy?.['request'].messages).toEqual([{ role: 'user', content: 'Where is my order O-7731?' }]);
-    expect(legacy?.['response'].text).toBe('Order O-7731 shipped yesterday; it arrives Thursday.');
-    expect(legacy?.['response'].finish_reason).toBe('end_turn');
+    expect(at(legacy, 'request', 'messages')).toEqual([
+      { role: 'user', content: 'Where is my order O-7731?' },
+    ]);
+    expect(at(legacy, 'response', 'text')).toBe(
+      'Order O-7731 shipped yesterday; it arrives Thursday.',
+    );
+    expect(at(legacy, 'response', 'finish_reason')).toBe('end_turn');
   });
 
   it('reads tool names, call ids, arguments, results and failures', () => {
@@ -101,18 +110,20 @@ describe('importOtlp on another tool’s GenAI trace', () => {
 
   it('reads JSON Lines (one request per line) and picks a trace by id', () => {
     const request = JSON.parse(FOREIGN.toString('utf8')) as { resourceSpans: unknown[] };
-    const lines = request.resourceSpans.map((rs) => JSON.stringify({ resourceSpans: [rs] })).join('\n');
+    const lines = request.resourceSpans
+      .map((rs) => JSON.stringify({ resourceSpans: [rs] }))
+      .join('\n');
     const fromLines = importOtlp(lines);
     expect(fromLines.events).toEqual(imported.events);
-    expect(importOtlp(FOREIGN, { traceId: TRACE.toUpperCase(), runId: 'run_support_1' }).run['run_id']).toBe(
-      'run_support_1',
-    );
+    expect(
+      importOtlp(FOREIGN, { traceId: TRACE.toUpperCase(), runId: 'run_support_1' }).run['run_id'],
+    ).toBe('run_support_1');
   });
 
   it('without an agent span, makes the run from the trace: its service name and time span', () => {
-    const request = JSON.parse(FOREIGN.toString('utf8')) as any;
-    const spans = request.resourceSpans[0].scopeSpans[1].spans as any[];
-    request.resourceSpans[0].scopeSpans[1].spans = spans.filter((s) => s.name !== 'invoke_agent support-bot');
+    const request: unknown = JSON.parse(FOREIGN.toString('utf8'));
+    const scope = at(request, 'resourceSpans', 0, 'scopeSpans', 1) as { spans: unknown[] };
+    scope.spans = scope.spans.filter((s) => at(s, 'name') !== 'invoke_agent support-bot');
     const r = importOtlp(JSON.stringify(request));
     expect(r.run['name']).toBe('support-bot');
     expect(r.events[0]?.['span_id']).toBe('run');

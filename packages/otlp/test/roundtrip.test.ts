@@ -6,7 +6,16 @@ import { sealRecord } from '@runback/sign';
 import { verifyJson } from '@runback/verify';
 import { describe, expect, it } from 'vitest';
 import { exportOtlp, importOtlp } from '../src/index.js';
-import { EXAMPLE_PATH, FAILURE_PATH, GENERATED_AT, readRecord, resealed, TEST_KEY, verified } from './support/records.js';
+import { at, listAt } from './support/otlp-json.js';
+import {
+  EXAMPLE_PATH,
+  FAILURE_PATH,
+  GENERATED_AT,
+  readRecord,
+  resealed,
+  TEST_KEY,
+  verified,
+} from './support/records.js';
 
 function exportOf(record: unknown): string {
   return exportOtlp(record, { verification: verified(record) }).json;
@@ -24,7 +33,9 @@ function importAndSeal(json: string) {
 /** The export with every runback.* attribute and span event removed: GenAI attributes only. */
 function genaiOnly(json: string): string {
   const request = JSON.parse(json) as {
-    resourceSpans: { scopeSpans: { spans: { attributes: { key: string }[]; events?: unknown[] }[] }[] }[];
+    resourceSpans: {
+      scopeSpans: { spans: { attributes: { key: string }[]; events?: unknown[] }[] }[];
+    }[];
   };
   for (const rs of request.resourceSpans)
     for (const ss of rs.scopeSpans)
@@ -67,22 +78,28 @@ describe('export → import → export', () => {
     const original = resealed(readRecord(EXAMPLE_PATH));
     const { imported, record: once } = importAndSeal(genaiOnly(exportOf(original)));
     expect(imported.source).toBe('genai');
-    expect(verifyJson(JSON.stringify(once), { pinned: [TEST_KEY.publicPem] }).verdict).toBe('valid');
+    expect(verifyJson(JSON.stringify(once), { pinned: [TEST_KEY.publicPem] }).verdict).toBe(
+      'valid',
+    );
     const { record: twice } = importAndSeal(genaiOnly(exportOf(once)));
     expect(canonical(twice.events)).toBe(canonical(once.events));
     expect(genaiOnly(exportOf(twice))).toBe(genaiOnly(exportOf(once)));
 
-    const pick = (events: readonly Record<string, any>[]) => ({
+    const pick = (events: readonly Record<string, unknown>[]) => ({
       llm: events
         .filter((e) => e['type'] === 'llm')
         .map((e) => ({
           model: e['model'],
-          usage: [e['usage'].input_tokens, e['usage'].output_tokens],
-          text: e['response'].text || null,
-          finish: e['response'].finish_reason,
-          calls: e['response'].tool_calls.map((c: any) => [c.tool_call_id, c.tool_name, c.input]),
-          system: e['request'].system,
-          temperature: e['request'].params.temperature,
+          usage: [at(e, 'usage', 'input_tokens'), at(e, 'usage', 'output_tokens')],
+          text: at(e, 'response', 'text') || null,
+          finish: at(e, 'response', 'finish_reason'),
+          calls: listAt(e, 'response', 'tool_calls').map((c) => [
+            at(c, 'tool_call_id'),
+            at(c, 'tool_name'),
+            at(c, 'input'),
+          ]),
+          system: at(e, 'request', 'system'),
+          temperature: at(e, 'request', 'params', 'temperature'),
         })),
       tools: events
         .filter((e) => e['type'] === 'tool')

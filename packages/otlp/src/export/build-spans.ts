@@ -76,7 +76,8 @@ export function buildSpans(
   const runEvent = view.events.find((e) => e.type === 'run');
   const traceId = (runEvent && keptId(runEvent.event, 'trace_id')) ?? traceIdFor(view.runId);
   const runSpanId = runEvent?.spanId;
-  const rootId = (runEvent && keptId(runEvent.event, 'span_id')) ?? spanIdFor(view.runId, runSpanId ?? '', 0);
+  const rootId =
+    (runEvent && keptId(runEvent.event, 'span_id')) ?? spanIdFor(view.runId, runSpanId ?? '', 0);
   const plan = planSpans(view, runSpanId, rootId);
 
   ids.traceId = traceId;
@@ -103,7 +104,11 @@ export function buildSpans(
   }
   for (const instant of plan.instants) {
     const owner = spans.get(instant.parent) ?? rootSpan;
-    owner.addEvent(`${N.EVENT_NAME_PREFIX}${instant.view.type}`, baseAttributes(instant.view), instant.view.end ?? instant.view.start);
+    owner.addEvent(
+      `${N.EVENT_NAME_PREFIX}${instant.view.type}`,
+      baseAttributes(instant.view),
+      instant.view.end ?? instant.view.start,
+    );
   }
   for (const p of plan.spans) {
     const span = spans.get(p.spanId) as Span;
@@ -111,7 +116,8 @@ export function buildSpans(
     if (message !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message });
     span.end(p.view.end ?? p.view.start);
   }
-  if (root.error !== undefined) rootSpan.setStatus({ code: SpanStatusCode.ERROR, message: root.error });
+  if (root.error !== undefined)
+    rootSpan.setStatus({ code: SpanStatusCode.ERROR, message: root.error });
   rootSpan.end(root.end);
   return [...spans.values()] as ReadableSpan[];
 }
@@ -165,7 +171,12 @@ function planSpans(
     }
     const spanId = otelIdOf.get(e);
     if (spanId !== undefined) spans.push({ view: e, spanId, parent: parentOf(e) });
-    else instants.push({ view: e, spanId: '', parent: instantOwner(e, byRecordSpan, otelIdOf, parentOf) });
+    else
+      instants.push({
+        view: e,
+        spanId: '',
+        parent: instantOwner(e, byRecordSpan, otelIdOf, parentOf),
+      });
   }
   return { spans, instants };
 }

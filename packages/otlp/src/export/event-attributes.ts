@@ -5,7 +5,12 @@ import { canonicalWithout } from '@runback/canonical';
 import { isRecord, jsonText, numberOr, stringOr } from '../json-text.js';
 import * as N from '../names.js';
 import type { EventView } from './record-view.js';
-import { inputMessages, outputMessages, systemInstructions, toolDefinitions } from './genai-content.js';
+import {
+  inputMessages,
+  outputMessages,
+  systemInstructions,
+  toolDefinitions,
+} from './genai-content.js';
 
 /** Request parameters with a GenAI attribute, by the names providers use for them. */
 const PARAMS: ReadonlyArray<readonly [string, readonly string[]]> = [

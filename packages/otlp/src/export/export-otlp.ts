@@ -45,7 +45,10 @@ export function exportOtlp(record: unknown, options: ExportOptions): OtlpExport 
     root = rootFacts(view, options.verification);
   } catch (err) {
     if (err instanceof OtlpError) throw err;
-    throw new OtlpError('OTLP_NOT_A_RECORD', `expected the record to be JSON data, got ${describe(err)}: ${String(err)}`);
+    throw new OtlpError(
+      'OTLP_NOT_A_RECORD',
+      `expected the record to be JSON data, got ${describe(err)}: ${String(err)}`,
+    );
   }
   const serviceName = options.serviceName ?? (stringOr(view.run['name']) || 'runback');
   const resource = resourceFromAttributes({ [N.ATTR_SERVICE_NAME]: serviceName });
@@ -55,7 +58,10 @@ export function exportOtlp(record: unknown, options: ExportOptions): OtlpExport 
   } catch (err) {
     // canonical() refuses values JSON cannot hold (a record handed over as an object).
     if (err instanceof TypeError && typeof (err as { code?: unknown }).code === 'string')
-      throw new OtlpError('OTLP_NOT_A_RECORD', `expected the record's events to be JSON data: ${err.message}`);
+      throw new OtlpError(
+        'OTLP_NOT_A_RECORD',
+        `expected the record's events to be JSON data: ${err.message}`,
+      );
     throw err;
   }
   const bytes = JsonTraceSerializer.serializeRequest(spans);
@@ -73,7 +79,8 @@ function rootFacts(view: RecordView, verification: VerifyResult): RootFacts {
   const { run, manifest } = view;
   const startEvent = view.events.find((e) => e.type === 'run' && e.event['phase'] === 'start');
   const endEvent = view.events.find((e) => e.type === 'run' && e.event['phase'] === 'end');
-  const start = startEvent?.start ?? earliest(view.events) ?? Date.parse(stringOr(run['started_at']) ?? '');
+  const start =
+    startEvent?.start ?? earliest(view.events) ?? Date.parse(stringOr(run['started_at']) ?? '');
   const end = endEvent?.end ?? endEvent?.start ?? latest(view.events) ?? start;
   const replay = isRecord(manifest['replay']) ? manifest['replay'] : {};
   const name = stringOr(run['name']) ?? stringOr(startEvent?.event['name']);
@@ -84,7 +91,9 @@ function rootFacts(view: RecordView, verification: VerifyResult): RootFacts {
     ...(name === undefined ? {} : { [N.ATTR_GEN_AI_AGENT_NAME]: name }),
     [N.ATTR_RUNBACK_RUN_ID]: view.runId,
     ...(status === undefined ? {} : { [N.ATTR_RUNBACK_RUN_STATUS]: status }),
-    ...(typeof view.record['$schema'] === 'string' ? { [N.ATTR_RUNBACK_SCHEMA]: view.record['$schema'] } : {}),
+    ...(typeof view.record['$schema'] === 'string'
+      ? { [N.ATTR_RUNBACK_SCHEMA]: view.record['$schema'] }
+      : {}),
   };
   const content = stringOr(manifest['content_digest']);
   const cassette = stringOr(replay['cassette_digest']);
@@ -95,21 +104,34 @@ function rootFacts(view: RecordView, verification: VerifyResult): RootFacts {
   a[N.ATTR_RUNBACK_VERDICT] = verification.verdict;
   a[N.ATTR_RUNBACK_INTEGRITY] = verification.integrity;
   a[N.ATTR_RUNBACK_SIGNATURE] = verification.checks.signature;
-  if (verification.errors.length > 0) a[N.ATTR_RUNBACK_ERRORS] = verification.errors.map((e) => e.code);
+  if (verification.errors.length > 0)
+    a[N.ATTR_RUNBACK_ERRORS] = verification.errors.map((e) => e.code);
   if (verification.signer !== undefined) {
     a[N.ATTR_RUNBACK_SIGNER_ALG] = verification.signer.alg;
-    if (verification.signer.key_id !== undefined) a[N.ATTR_RUNBACK_SIGNER_KEY_ID] = verification.signer.key_id;
+    if (verification.signer.key_id !== undefined)
+      a[N.ATTR_RUNBACK_SIGNER_KEY_ID] = verification.signer.key_id;
   }
   a[N.ATTR_RUNBACK_RUN] = jsonText(run);
   if (Number.isNaN(start))
-    throw new OtlpError('OTLP_NOT_A_RECORD', 'expected the record to hold at least one event or run.started_at, got neither');
+    throw new OtlpError(
+      'OTLP_NOT_A_RECORD',
+      'expected the record to hold at least one event or run.started_at, got neither',
+    );
   const failed = status === 'error' ? (endEvent?.event['error'] ?? run['error']) : undefined;
   return {
-    name: name === undefined ? N.GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT : `${N.GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT} ${name}`,
+    name:
+      name === undefined
+        ? N.GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT
+        : `${N.GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT} ${name}`,
     start,
     end: Math.max(end, start),
     attributes: a,
-    error: status === 'error' ? (isRecord(failed) ? (stringOr(failed['message']) ?? 'run failed') : 'run failed') : undefined,
+    error:
+      status === 'error'
+        ? isRecord(failed)
+          ? (stringOr(failed['message']) ?? 'run failed')
+          : 'run failed'
+        : undefined,
   };
 }
 

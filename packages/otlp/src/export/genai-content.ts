@@ -18,7 +18,8 @@ export interface Message {
 
 /** `gen_ai.system_instructions`: the system prompt as text parts. */
 export function systemInstructions(system: unknown): Part[] | undefined {
-  if (typeof system === 'string') return system === '' ? undefined : [{ type: 'text', content: system }];
+  if (typeof system === 'string')
+    return system === '' ? undefined : [{ type: 'text', content: system }];
   if (Array.isArray(system)) return system.map(partOf);
   return undefined;
 }
@@ -34,7 +35,8 @@ export function outputMessages(response: unknown): Message[] | undefined {
   if (!isRecord(response)) return undefined;
   const parts: Part[] = [];
   const reasoning = stringOr(response['reasoning']);
-  if (reasoning !== undefined && reasoning !== '') parts.push({ type: 'reasoning', content: reasoning });
+  if (reasoning !== undefined && reasoning !== '')
+    parts.push({ type: 'reasoning', content: reasoning });
   const text = stringOr(response['text']);
   if (text !== undefined && text !== '') parts.push({ type: 'text', content: text });
   const calls = response['tool_calls'];
@@ -102,8 +104,10 @@ function partOf(part: unknown): Part {
 function toolCallPart(call: unknown): Part {
   if (!isRecord(call)) return { type: 'tool_call', id: '', name: '', arguments: call ?? null };
   const fn = isRecord(call['function']) ? call['function'] : undefined;
-  const id = stringOr(call['tool_call_id']) ?? stringOr(call['id']) ?? stringOr(call['call_id']) ?? '';
-  const name = stringOr(call['tool_name']) ?? stringOr(fn?.['name']) ?? stringOr(call['name']) ?? '';
+  const id =
+    stringOr(call['tool_call_id']) ?? stringOr(call['id']) ?? stringOr(call['call_id']) ?? '';
+  const name =
+    stringOr(call['tool_name']) ?? stringOr(fn?.['name']) ?? stringOr(call['name']) ?? '';
   const args = call['input'] ?? fn?.['arguments'] ?? call['arguments'] ?? null;
   return { type: 'tool_call', id, name, arguments: args };
 }

@@ -38,7 +38,8 @@ export function readRecord(record: unknown): RecordView {
   if (!isRecord(run)) fail('run', 'an object', run);
   if (!Array.isArray(events)) fail('events', 'an array', events);
   const runId = stringOr(manifest['run_id']) ?? stringOr(run['run_id']);
-  if (runId === undefined || runId === '') fail('manifest.run_id', 'a non-empty string', manifest['run_id']);
+  if (runId === undefined || runId === '')
+    fail('manifest.run_id', 'a non-empty string', manifest['run_id']);
   const views = events.map((event: unknown, index) => readEvent(event, index));
   views.sort((a, b) => a.seq - b.seq || a.index - b.index);
   return { record, runId, run, manifest, events: views };
@@ -54,7 +55,8 @@ function readEvent(event: unknown, index: number): EventView {
   if (typeof type !== 'string' || type === '') fail(`${at}.type`, 'a non-empty string', type);
   if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 0)
     fail(`${at}.seq`, 'an integer >= 0', seq);
-  if (typeof spanId !== 'string' || spanId === '') fail(`${at}.span_id`, 'a non-empty string', spanId);
+  if (typeof spanId !== 'string' || spanId === '')
+    fail(`${at}.span_id`, 'a non-empty string', spanId);
   if (parent !== null && parent !== undefined && typeof parent !== 'string')
     fail(`${at}.parent_span_id`, 'a string or null', parent);
   const start = instant(event['ts_start'], `${at}.ts_start`);
@@ -74,11 +76,15 @@ function readEvent(event: unknown, index: number): EventView {
 
 /** An ISO 8601 time with a zone, as milliseconds since the epoch. */
 export function instant(value: unknown, at: string): number {
-  const ms = typeof value === 'string' && /(Z|[+-]\d{2}:\d{2})$/i.test(value) ? Date.parse(value) : NaN;
+  const ms =
+    typeof value === 'string' && /(Z|[+-]\d{2}:\d{2})$/i.test(value) ? Date.parse(value) : NaN;
   if (Number.isNaN(ms)) fail(at, 'an ISO 8601 date-time with a zone', value);
   return ms;
 }
 
 function fail(at: string, expected: string, got: unknown): never {
-  throw new OtlpError('OTLP_NOT_A_RECORD', `expected ${at} to be ${expected}, got ${describe(got)}`);
+  throw new OtlpError(
+    'OTLP_NOT_A_RECORD',
+    `expected ${at} to be ${expected}, got ${describe(got)}`,
+  );
 }

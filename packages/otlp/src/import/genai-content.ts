@@ -32,7 +32,10 @@ export function jsonOrText(value: AttributeValue | undefined): unknown {
 export function systemOf(attrs: Attrs): string | null {
   const parts = structured(attrs.get('gen_ai.system_instructions'));
   if (Array.isArray(parts)) {
-    const text = parts.map(textOfPart).filter((t) => t !== '').join('\n');
+    const text = parts
+      .map(textOfPart)
+      .filter((t) => t !== '')
+      .join('\n');
     return text === '' ? null : text;
   }
   const raw = attrs.get('gen_ai.system_instructions');
@@ -41,7 +44,8 @@ export function systemOf(attrs: Attrs): string | null {
 
 /** `request.messages`. */
 export function inputMessagesOf(attrs: Attrs): unknown[] {
-  const messages = structured(attrs.get('gen_ai.input.messages')) ?? structured(attrs.get('gen_ai.prompt'));
+  const messages =
+    structured(attrs.get('gen_ai.input.messages')) ?? structured(attrs.get('gen_ai.prompt'));
   if (Array.isArray(messages)) return messages.flatMap(toChatMessages);
   return flattened(attrs, 'gen_ai.prompt');
 }
@@ -49,10 +53,14 @@ export function inputMessagesOf(attrs: Attrs): unknown[] {
 /** `response`: text, reasoning, finish_reason and tool_calls of the first output message. */
 export function responseOf(attrs: Attrs): Record<string, unknown> {
   const finishes = attrs.get('gen_ai.response.finish_reasons');
-  const firstFinish = Array.isArray(finishes) && typeof finishes[0] === 'string' ? finishes[0] : null;
+  const firstFinish =
+    Array.isArray(finishes) && typeof finishes[0] === 'string' ? finishes[0] : null;
   let message: unknown = undefined;
-  const output = structured(attrs.get('gen_ai.output.messages')) ?? structured(attrs.get('gen_ai.completion'));
-  if (Array.isArray(output)) message = output.find((m) => isRecord(m) && (m['role'] ?? 'assistant') === 'assistant') ?? output[0];
+  const output =
+    structured(attrs.get('gen_ai.output.messages')) ?? structured(attrs.get('gen_ai.completion'));
+  if (Array.isArray(output))
+    message =
+      output.find((m) => isRecord(m) && (m['role'] ?? 'assistant') === 'assistant') ?? output[0];
   if (message === undefined) {
     const flat = flattened(attrs, 'gen_ai.completion');
     message = flat[0];
@@ -74,7 +82,8 @@ export function responseOf(attrs: Attrs): Record<string, unknown> {
     } else {
       if (typeof message['content'] === 'string') text.push(message['content']);
       const legacy = message['tool_calls'];
-      if (Array.isArray(legacy)) for (const call of legacy) if (isRecord(call)) calls.push(toolCallOf(call));
+      if (Array.isArray(legacy))
+        for (const call of legacy) if (isRecord(call)) calls.push(toolCallOf(call));
     }
   }
   return {
@@ -89,7 +98,7 @@ export function responseOf(attrs: Attrs): Record<string, unknown> {
 export function toolsOf(attrs: Attrs): unknown[] {
   const defs = structured(attrs.get('gen_ai.tool.definitions'));
   if (!Array.isArray(defs)) return [];
-  return defs.map((d) => {
+  return defs.map((d: unknown) => {
     if (!isRecord(d)) return d;
     const fn = isRecord(d['function']) ? d['function'] : d;
     return {
@@ -124,13 +133,23 @@ function toChatMessages(message: unknown): unknown[] {
         calls.push({
           id: call['tool_call_id'],
           type: 'function',
-          function: { name: call['tool_name'], arguments: typeof part['arguments'] === 'string' ? part['arguments'] : jsonText(part['arguments'] ?? null) },
+          function: {
+            name: call['tool_name'],
+            arguments:
+              typeof part['arguments'] === 'string'
+                ? part['arguments']
+                : jsonText(part['arguments'] ?? null),
+          },
         });
         break;
       }
       case 'tool_call_response': {
         const response = part['response'] ?? part['result'] ?? null;
-        out.push({ role: 'tool', tool_call_id: stringOr(part['id']) ?? '', content: typeof response === 'string' ? response : jsonText(response) });
+        out.push({
+          role: 'tool',
+          tool_call_id: stringOr(part['id']) ?? '',
+          content: typeof response === 'string' ? response : jsonText(response),
+        });
         break;
       }
       default:
@@ -138,7 +157,10 @@ function toChatMessages(message: unknown): unknown[] {
     }
   }
   if (text.length > 0 || other.length > 0 || calls.length > 0 || out.length === 0) {
-    const content = other.length === 0 ? text.join('') : [...text.map((t) => ({ type: 'text', text: t })), ...other];
+    const content =
+      other.length === 0
+        ? text.join('')
+        : [...text.map((t) => ({ type: 'text', text: t })), ...other];
     out.unshift({
       role,
       content: calls.length > 0 && text.length === 0 && other.length === 0 ? null : content,
@@ -169,7 +191,9 @@ function textOfPart(part: unknown): string {
 /** gen_ai.prompt.0.role, gen_ai.prompt.0.content, … as chat messages, in index order. */
 function flattened(attrs: Attrs, prefix: string): Record<string, unknown>[] {
   const byIndex = new Map<number, Record<string, unknown>>();
-  const pattern = new RegExp(`^${prefix.replace(/\./g, '\\.')}\\.(\\d+)\\.(role|content|finish_reason|tool_call_id)$`);
+  const pattern = new RegExp(
+    `^${prefix.replace(/\./g, '\\.')}\\.(\\d+)\\.(role|content|finish_reason|tool_call_id)$`,
+  );
   for (const [key, value] of attrs) {
     const m = pattern.exec(key);
     if (m === null) continue;
@@ -178,5 +202,7 @@ function flattened(attrs: Attrs, prefix: string): Record<string, unknown>[] {
     entry[m[2] as string] = value;
     byIndex.set(index, entry);
   }
-  return [...byIndex.entries()].sort((a, b) => a[0] - b[0]).map(([, message]) => ({ role: 'user', ...message }));
+  return [...byIndex.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([, message]) => ({ role: 'user', ...message }));
 }

@@ -26,7 +26,11 @@ export function operationOf(span: OtlpSpan): string | undefined {
   const op = span.attributes.get('gen_ai.operation.name');
   if (typeof op === 'string' && op !== '') return op;
   if (span.attributes.has('gen_ai.tool.name')) return 'execute_tool';
-  if (span.attributes.has('gen_ai.request.model') || span.attributes.has('gen_ai.system') || span.attributes.has('gen_ai.provider.name'))
+  if (
+    span.attributes.has('gen_ai.request.model') ||
+    span.attributes.has('gen_ai.system') ||
+    span.attributes.has('gen_ai.provider.name')
+  )
     return 'chat';
   return undefined;
 }
@@ -40,7 +44,11 @@ export interface EventBase {
 }
 
 /** The runback event a GenAI span stands for. */
-export function eventOfSpan(span: OtlpSpan, operation: string, base: EventBase): Record<string, unknown> {
+export function eventOfSpan(
+  span: OtlpSpan,
+  operation: string,
+  base: EventBase,
+): Record<string, unknown> {
   const a = span.attributes;
   const common = {
     schema_version: 1,
@@ -48,13 +56,23 @@ export function eventOfSpan(span: OtlpSpan, operation: string, base: EventBase):
     ts_start: iso(span.start),
     ts_end: iso(span.end),
   };
-  const otel = { trace_id: span.traceId, span_id: span.spanId, name: span.name, ...(span.scope === '' ? {} : { scope: span.scope }) };
-  const error = span.statusCode === 2 ? { name: text(a.get('error.type')) ?? 'Error', message: span.statusMessage } : null;
+  const otel = {
+    trace_id: span.traceId,
+    span_id: span.spanId,
+    name: span.name,
+    ...(span.scope === '' ? {} : { scope: span.scope }),
+  };
+  const error =
+    span.statusCode === 2
+      ? { name: text(a.get('error.type')) ?? 'Error', message: span.statusMessage }
+      : null;
   if (MODEL_OPERATIONS.has(operation)) {
     const params: Record<string, unknown> = {};
     for (const [attribute, name] of PARAMS) if (a.has(attribute)) params[name] = a.get(attribute);
     const input = count(a.get('gen_ai.usage.input_tokens') ?? a.get('gen_ai.usage.prompt_tokens'));
-    const output = count(a.get('gen_ai.usage.output_tokens') ?? a.get('gen_ai.usage.completion_tokens'));
+    const output = count(
+      a.get('gen_ai.usage.output_tokens') ?? a.get('gen_ai.usage.completion_tokens'),
+    );
     const responseModel = text(a.get('gen_ai.response.model'));
     const responseId = text(a.get('gen_ai.response.id'));
     return {
@@ -85,7 +103,8 @@ export function eventOfSpan(span: OtlpSpan, operation: string, base: EventBase):
     return {
       ...common,
       type: 'tool',
-      tool_name: text(a.get('gen_ai.tool.name')) ?? (span.name.replace(/^execute_tool\s+/, '') || 'unknown'),
+      tool_name:
+        text(a.get('gen_ai.tool.name')) ?? (span.name.replace(/^execute_tool\s+/, '') || 'unknown'),
       tool_call_id: text(a.get('gen_ai.tool.call.id')) ?? null,
       input: jsonOrText(a.get('gen_ai.tool.call.arguments')),
       output: jsonOrText(a.get('gen_ai.tool.call.result')),
@@ -123,5 +142,9 @@ function count(value: AttributeValue | undefined): number | null {
 export function agentOutputOf(span: OtlpSpan): unknown {
   const response = responseOf(span.attributes);
   if (typeof response['text'] === 'string') return response['text'];
-  return isRecord(response) && Array.isArray(response['tool_calls']) && response['tool_calls'].length > 0 ? response : null;
+  return isRecord(response) &&
+    Array.isArray(response['tool_calls']) &&
+    response['tool_calls'].length > 0
+    ? response
+    : null;
 }

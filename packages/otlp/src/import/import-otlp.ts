@@ -32,7 +32,11 @@ export interface OtlpImport {
   /** Spans of the trace without GenAI attributes, left out. */
   readonly ignoredSpanCount: number;
   /** What a runback export's root span claimed (to compare with the re-sealed record). */
-  readonly exported?: { readonly contentDigest?: string; readonly cassetteDigest?: string; readonly verdict?: string };
+  readonly exported?: {
+    readonly contentDigest?: string;
+    readonly cassetteDigest?: string;
+    readonly verdict?: string;
+  };
 }
 
 /**
@@ -46,16 +50,24 @@ export function importOtlp(input: Uint8Array | string, options: ImportOptions = 
   const byId = new Map<string, OtlpSpan>();
   for (const span of inTrace) {
     if (byId.has(span.spanId))
-      throw new OtlpError('OTLP_DUPLICATE_SPAN', `expected span ids to be unique in trace ${traceId}, got ${span.spanId} twice`);
+      throw new OtlpError(
+        'OTLP_DUPLICATE_SPAN',
+        `expected span ids to be unique in trace ${traceId}, got ${span.spanId} twice`,
+      );
     byId.set(span.spanId, span);
   }
   const genai = inTrace.filter((s) => operationOf(s) !== undefined);
   const ignoredSpanCount = inTrace.length - genai.length;
-  const runbackRoot = inTrace.find((s) => s.attributes.has(N.ATTR_RUNBACK_RUN_ID) && (s.parentSpanId === null || !byId.has(s.parentSpanId)));
+  const runbackRoot = inTrace.find(
+    (s) =>
+      s.attributes.has(N.ATTR_RUNBACK_RUN_ID) &&
+      (s.parentSpanId === null || !byId.has(s.parentSpanId)),
+  );
   if (isRunbackExport(runbackRoot, genai) && runbackRoot !== undefined) {
     const content = runbackContent(runbackRoot, genai);
     const a = runbackRoot.attributes;
-    const str = (k: string): string | undefined => (typeof a.get(k) === 'string' ? (a.get(k) as string) : undefined);
+    const str = (k: string): string | undefined =>
+      typeof a.get(k) === 'string' ? (a.get(k) as string) : undefined;
     const contentDigest = str(N.ATTR_RUNBACK_CONTENT_DIGEST);
     const cassetteDigest = str(N.ATTR_RUNBACK_CASSETTE_DIGEST);
     const verdict = str(N.ATTR_RUNBACK_VERDICT);
@@ -72,12 +84,20 @@ export function importOtlp(input: Uint8Array | string, options: ImportOptions = 
       },
     };
   }
-  return { ...fromGenAi(traceId, genai, byId, options.runId), traceId, source: 'genai', genaiSpanCount: genai.length, ignoredSpanCount };
+  return {
+    ...fromGenAi(traceId, genai, byId, options.runId),
+    traceId,
+    source: 'genai',
+    genaiSpanCount: genai.length,
+    ignoredSpanCount,
+  };
 }
 
 /** The one trace holding GenAI spans, or the chosen one. */
 function chooseTrace(spans: readonly OtlpSpan[], wanted: string | undefined): string {
-  const traces = [...new Set(spans.filter((s) => operationOf(s) !== undefined).map((s) => s.traceId))];
+  const traces = [
+    ...new Set(spans.filter((s) => operationOf(s) !== undefined).map((s) => s.traceId)),
+  ];
   if (wanted !== undefined) {
     const id = wanted.toLowerCase();
     if (!traces.includes(id)) {
@@ -95,7 +115,10 @@ function chooseTrace(spans: readonly OtlpSpan[], wanted: string | undefined): st
     );
   }
   if (traces.length > 1) {
-    throw new OtlpError('OTLP_MULTIPLE_TRACES', `expected GenAI spans of one trace, got ${traces.length}: ${traces.join(', ')} (choose one)`);
+    throw new OtlpError(
+      'OTLP_MULTIPLE_TRACES',
+      `expected GenAI spans of one trace, got ${traces.length}: ${traces.join(', ')} (choose one)`,
+    );
   }
   return traces[0] as string;
 }
@@ -122,7 +145,8 @@ function fromGenAi(
     return undefined;
   };
   const tops = genai.filter((s) => genaiParent(s) === undefined);
-  const agent = tops.length === 1 && operationOf(tops[0] as OtlpSpan) === 'invoke_agent' ? tops[0] : undefined;
+  const agent =
+    tops.length === 1 && operationOf(tops[0] as OtlpSpan) === 'invoke_agent' ? tops[0] : undefined;
   const runId = runIdOption ?? `otlp_${traceId}`;
   const runSpanId = agent?.spanId ?? 'run';
   const members = agent === undefined ? genai : genai.filter((s) => s !== agent);
@@ -130,9 +154,16 @@ function fromGenAi(
   const end = agent?.end ?? genai.reduce((m, s) => Math.max(m, s.end), -Infinity);
   const name = runName(agent, genai, byId);
   const failed = agent !== undefined ? agent.statusCode === 2 : false;
-  const error = failed && agent !== undefined
-    ? { name: typeof agent.attributes.get('error.type') === 'string' ? agent.attributes.get('error.type') : 'Error', message: agent.statusMessage }
-    : null;
+  const error =
+    failed && agent !== undefined
+      ? {
+          name:
+            typeof agent.attributes.get('error.type') === 'string'
+              ? agent.attributes.get('error.type')
+              : 'Error',
+          message: agent.statusMessage,
+        }
+      : null;
   const status = failed ? 'error' : 'success';
   const input = agent === undefined ? null : inputOf(agent);
   const output = agent === undefined ? null : agentOutputOf(agent);
@@ -151,7 +182,12 @@ function fromGenAi(
     name,
     status: 'running',
     input,
-    metadata: { otel: { trace_id: traceId, ...(agent === undefined ? {} : { span_id: agent.spanId, name: agent.name }) } },
+    metadata: {
+      otel: {
+        trace_id: traceId,
+        ...(agent === undefined ? {} : { span_id: agent.spanId, name: agent.name }),
+      },
+    },
   });
   ordered.forEach((span, i) => {
     const parent = genaiParent(span);
@@ -192,14 +228,22 @@ function fromGenAi(
 }
 
 /** The agent's name, else the trace root's service name, else the first span's name. */
-function runName(agent: OtlpSpan | undefined, genai: readonly OtlpSpan[], byId: ReadonlyMap<string, OtlpSpan>): string {
+function runName(
+  agent: OtlpSpan | undefined,
+  genai: readonly OtlpSpan[],
+  byId: ReadonlyMap<string, OtlpSpan>,
+): string {
   const agentName = agent?.attributes.get('gen_ai.agent.name');
   if (typeof agentName === 'string' && agentName !== '') return agentName;
   if (agent !== undefined && agent.name !== '') return agent.name;
   const first = genai[0];
   let root = first;
   const visited = new Set<string>();
-  while (root?.parentSpanId != null && byId.has(root.parentSpanId) && !visited.has(root.parentSpanId)) {
+  while (
+    root?.parentSpanId != null &&
+    byId.has(root.parentSpanId) &&
+    !visited.has(root.parentSpanId)
+  ) {
     visited.add(root.parentSpanId);
     root = byId.get(root.parentSpanId);
   }

@@ -74,7 +74,9 @@ export function readOtlpSpans(input: Uint8Array | string, limits: ReadLimits = {
   }
   const documents = splitDocuments(input);
   const reader = new SpanReader(limits.maxSpans ?? DEFAULT_MAX_SPANS);
-  documents.forEach((doc, i) => reader.readRequest(doc, documents.length === 1 ? '' : `line ${i + 1}: `));
+  documents.forEach((doc, i) =>
+    reader.readRequest(doc, documents.length === 1 ? '' : `line ${i + 1}: `),
+  );
   return reader.spans;
 }
 
@@ -89,13 +91,19 @@ function splitDocuments(input: Uint8Array | string): unknown[] {
     for (const [i, line] of lines.entries()) {
       const parsed = readJsonStrict(line);
       if (!parsed.ok) {
-        throw new OtlpError('OTLP_NOT_JSON', `line ${i + 1}: expected JSON, got ${parsed.error.code}: ${parsed.error.message}`);
+        throw new OtlpError(
+          'OTLP_NOT_JSON',
+          `line ${i + 1}: expected JSON, got ${parsed.error.code}: ${parsed.error.message}`,
+        );
       }
       values.push(parsed.value);
     }
     return values;
   }
-  throw new OtlpError('OTLP_NOT_JSON', `expected OTLP/JSON, got ${whole.error.code}: ${whole.error.message}`);
+  throw new OtlpError(
+    'OTLP_NOT_JSON',
+    `expected OTLP/JSON, got ${whole.error.code}: ${whole.error.message}`,
+  );
 }
 
 function decodeLoose(bytes: Uint8Array): string {
@@ -113,10 +121,14 @@ class SpanReader {
       badText(
         `${prefix}the document`,
         'an object with resourceSpans (OTLP/JSON traces)',
-        Object.keys(doc).length === 0 ? 'an empty object' : `members ${Object.keys(doc).slice(0, 5).join(', ')}`,
+        Object.keys(doc).length === 0
+          ? 'an empty object'
+          : `members ${Object.keys(doc).slice(0, 5).join(', ')}`,
       );
     }
-    arrayAt(resourceSpans, `${prefix}resourceSpans`).forEach((rs, i) => this.readResourceSpans(rs, `${prefix}resourceSpans[${i}]`));
+    arrayAt(resourceSpans, `${prefix}resourceSpans`).forEach((rs, i) =>
+      this.readResourceSpans(rs, `${prefix}resourceSpans[${i}]`),
+    );
   }
 
   private readResourceSpans(rs: unknown, at: string): void {
@@ -125,33 +137,57 @@ class SpanReader {
     const resourceAttrs =
       resource === undefined || resource === null
         ? new Map<string, AttributeValue>()
-        : attributesAt(member(objectAt(resource, `${at}.resource`), 'attributes'), `${at}.resource.attributes`);
-    const scopeSpans = member(o, 'scopeSpans', 'scope_spans') ?? member(o, 'instrumentationLibrarySpans', 'instrumentation_library_spans');
+        : attributesAt(
+            member(objectAt(resource, `${at}.resource`), 'attributes'),
+            `${at}.resource.attributes`,
+          );
+    const scopeSpans =
+      member(o, 'scopeSpans', 'scope_spans') ??
+      member(o, 'instrumentationLibrarySpans', 'instrumentation_library_spans');
     arrayAt(scopeSpans ?? [], `${at}.scopeSpans`).forEach((ss, j) => {
       const sat = `${at}.scopeSpans[${j}]`;
       const so = objectAt(ss, sat);
-      const scope = member(so, 'scope') ?? member(so, 'instrumentationLibrary', 'instrumentation_library');
+      const scope =
+        member(so, 'scope') ?? member(so, 'instrumentationLibrary', 'instrumentation_library');
       const scopeName =
-        scope === undefined || scope === null ? '' : optionalString(member(objectAt(scope, `${sat}.scope`), 'name'), `${sat}.scope.name`);
+        scope === undefined || scope === null
+          ? ''
+          : optionalString(member(objectAt(scope, `${sat}.scope`), 'name'), `${sat}.scope.name`);
       arrayAt(member(so, 'spans') ?? [], `${sat}.spans`).forEach((span, k) =>
         this.readSpan(span, `${sat}.spans[${k}]`, resourceAttrs, scopeName),
       );
     });
   }
 
-  private readSpan(span: unknown, at: string, resource: ReadonlyMap<string, AttributeValue>, scope: string): void {
+  private readSpan(
+    span: unknown,
+    at: string,
+    resource: ReadonlyMap<string, AttributeValue>,
+    scope: string,
+  ): void {
     if (this.spans.length >= this.maxSpans) {
-      throw new OtlpError('OTLP_TOO_LARGE', `expected at most ${this.maxSpans} spans, got more (at ${at})`);
+      throw new OtlpError(
+        'OTLP_TOO_LARGE',
+        `expected at most ${this.maxSpans} spans, got more (at ${at})`,
+      );
     }
     const o = objectAt(span, at);
-    const traceId = idAt(member(o, 'traceId', 'trace_id'), HEX_TRACE, `${at}.traceId`, '32 hex digits');
+    const traceId = idAt(
+      member(o, 'traceId', 'trace_id'),
+      HEX_TRACE,
+      `${at}.traceId`,
+      '32 hex digits',
+    );
     const spanId = idAt(member(o, 'spanId', 'span_id'), HEX_SPAN, `${at}.spanId`, '16 hex digits');
     const parentRaw = member(o, 'parentSpanId', 'parent_span_id');
     const parentSpanId =
       parentRaw === undefined || parentRaw === null || parentRaw === ''
         ? null
         : idAt(parentRaw, HEX_SPAN, `${at}.parentSpanId`, '16 hex digits or ""');
-    const start = nanosAt(member(o, 'startTimeUnixNano', 'start_time_unix_nano'), `${at}.startTimeUnixNano`);
+    const start = nanosAt(
+      member(o, 'startTimeUnixNano', 'start_time_unix_nano'),
+      `${at}.startTimeUnixNano`,
+    );
     const endRaw = member(o, 'endTimeUnixNano', 'end_time_unix_nano');
     const end = endRaw === undefined ? start : nanosAt(endRaw, `${at}.endTimeUnixNano`);
     if (end < start) bad(`${at}.endTimeUnixNano`, 'no earlier than startTimeUnixNano', endRaw);
@@ -215,14 +251,16 @@ function optionalString(value: unknown, at: string): string {
 }
 
 function idAt(value: unknown, pattern: RegExp, at: string, what: string): string {
-  if (typeof value !== 'string' || !pattern.test(value) || /^0+$/.test(value)) bad(at, `${what} (not all zero)`, value);
+  if (typeof value !== 'string' || !pattern.test(value) || /^0+$/.test(value))
+    bad(at, `${what} (not all zero)`, value);
   return value;
 }
 
 /** An enum as its number or its name (protobuf JSON allows both). */
 function enumAt(value: unknown, names: readonly string[], prefix: string, at: string): number {
   if (value === undefined || value === null) return 0;
-  if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < names.length) return value;
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < names.length)
+    return value;
   if (typeof value === 'string') {
     const i = names.indexOf(value.startsWith(prefix) ? value.slice(prefix.length) : value);
     if (i >= 0) return i;
@@ -234,7 +272,8 @@ function enumAt(value: unknown, names: readonly string[], prefix: string, at: st
 function nanosAt(value: unknown, at: string): number {
   let nanos: bigint;
   if (typeof value === 'string' && /^\d{1,20}$/.test(value)) nanos = BigInt(value);
-  else if (typeof value === 'number' && Number.isInteger(value) && value >= 0) nanos = BigInt(value);
+  else if (typeof value === 'number' && Number.isInteger(value) && value >= 0)
+    nanos = BigInt(value);
   else bad(at, 'unsigned nanoseconds since the epoch (a decimal string or an integer)', value);
   // fixed64: at most 2^64 - 1 (which is in the year 2554, within ISO 8601's four-digit years).
   if (nanos > 0xffff_ffff_ffff_ffffn) bad(at, 'a fixed64 (at most 18446744073709551615)', value);
@@ -259,11 +298,13 @@ const MAX_VALUE_DEPTH = 64;
 /** An AnyValue as JSON data. */
 function anyValueAt(value: unknown, at: string, depth: number): AttributeValue {
   if (value === undefined || value === null) return null;
-  if (depth > MAX_VALUE_DEPTH) badText(at, `values nested at most ${MAX_VALUE_DEPTH} deep`, 'deeper');
+  if (depth > MAX_VALUE_DEPTH)
+    badText(at, `values nested at most ${MAX_VALUE_DEPTH} deep`, 'deeper');
   const o = objectAt(value, at);
   const keys = Object.keys(o);
   if (keys.length === 0) return null;
-  if (keys.length > 1) badText(at, 'an AnyValue with one member', `members ${keys.slice(0, 5).join(', ')}`);
+  if (keys.length > 1)
+    badText(at, 'an AnyValue with one member', `members ${keys.slice(0, 5).join(', ')}`);
   const key = keys[0] as string;
   const v = o[key];
   switch (key) {
@@ -286,12 +327,15 @@ function anyValueAt(value: unknown, at: string, depth: number): AttributeValue {
     // eslint-disable-next-line no-fallthrough -- bad() never returns
     case 'bytesValue':
     case 'bytes_value':
-      if (typeof v !== 'string' || !/^[A-Za-z0-9+/_-]*={0,2}$/.test(v)) bad(`${at}.${key}`, 'base64 text', v);
+      if (typeof v !== 'string' || !/^[A-Za-z0-9+/_-]*={0,2}$/.test(v))
+        bad(`${at}.${key}`, 'base64 text', v);
       return v;
     case 'arrayValue':
     case 'array_value': {
       const values = member(objectAt(v, `${at}.${key}`), 'values');
-      return arrayAt(values ?? [], `${at}.${key}.values`).map((item, i) => anyValueAt(item, `${at}.${key}.values[${i}]`, depth + 1));
+      return arrayAt(values ?? [], `${at}.${key}.values`).map((item, i) =>
+        anyValueAt(item, `${at}.${key}.values[${i}]`, depth + 1),
+      );
     }
     case 'kvlistValue':
     case 'kvlist_value': {
@@ -302,7 +346,12 @@ function anyValueAt(value: unknown, at: string, depth: number): AttributeValue {
         const ko = objectAt(kv, kat);
         const k = member(ko, 'key');
         if (typeof k !== 'string') bad(`${kat}.key`, 'a string', k);
-        Object.defineProperty(out, k, { value: anyValueAt(member(ko, 'value'), `${kat}.value`, depth + 1), enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(out, k, {
+          value: anyValueAt(member(ko, 'value'), `${kat}.value`, depth + 1),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       });
       return out;
     }
@@ -318,7 +367,8 @@ function anyValueAt(value: unknown, at: string, depth: number): AttributeValue {
 /** An int64 as a number: a decimal string (OTLP/JSON) or an integer. Beyond 2^53 it is refused. */
 function intAt(value: unknown, at: string): number {
   const n = typeof value === 'string' && /^-?\d{1,20}$/.test(value) ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isSafeInteger(n)) bad(at, 'an integer within ±2^53 (a decimal string or a number)', value);
+  if (typeof n !== 'number' || !Number.isSafeInteger(n))
+    bad(at, 'an integer within ±2^53 (a decimal string or a number)', value);
   return n;
 }
 

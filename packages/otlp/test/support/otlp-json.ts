@@ -13,7 +13,11 @@ export interface JsonSpan {
   readonly startTimeUnixNano: string;
   readonly endTimeUnixNano: string;
   readonly attributes: readonly JsonKeyValue[];
-  readonly events?: readonly { name: string; timeUnixNano: string; attributes: readonly JsonKeyValue[] }[];
+  readonly events?: readonly {
+    name: string;
+    timeUnixNano: string;
+    attributes: readonly JsonKeyValue[];
+  }[];
   readonly status?: { code?: number; message?: string };
 }
 
@@ -24,7 +28,9 @@ export function spansOf(request: unknown): JsonSpan[] {
 }
 
 /** A span's (or span event's) attributes as a plain object of plain values. */
-export function attributesOf(span: { attributes: readonly JsonKeyValue[] }): Record<string, unknown> {
+export function attributesOf(span: {
+  attributes: readonly JsonKeyValue[];
+}): Record<string, unknown> {
   return Object.fromEntries(span.attributes.map((kv) => [kv.key, plain(kv.value)]));
 }
 
@@ -38,4 +44,25 @@ function plain(value: Record<string, unknown>): unknown {
     return values.map(plain);
   }
   return value;
+}
+
+/** The value at a path of member names and array indexes, or undefined. */
+export function at(value: unknown, ...path: readonly (string | number)[]): unknown {
+  let current = value;
+  for (const step of path) {
+    if (typeof current !== 'object' || current === null) return undefined;
+    current = (current as Record<string | number, unknown>)[step];
+  }
+  return current;
+}
+
+/** The array at a path (an empty one when there is none). */
+export function listAt(value: unknown, ...path: readonly (string | number)[]): unknown[] {
+  const found = at(value, ...path);
+  return Array.isArray(found) ? (found as unknown[]) : [];
+}
+
+/** A JSON document's spans, editable: resourceSpans[r].scopeSpans[s].spans[i]. */
+export function spanAt(request: unknown, r: number, s: number, i: number): Record<string, unknown> {
+  return at(request, 'resourceSpans', r, 'scopeSpans', s, 'spans', i) as Record<string, unknown>;
 }

@@ -16,11 +16,14 @@ interface MessageClass {
 
 const require = createRequire(import.meta.url);
 const root = require('otlp-proto-root/build/src/generated/root.js') as {
-  opentelemetry: { proto: { collector: { trace: { v1: { ExportTraceServiceRequest: MessageClass } } } } };
+  opentelemetry: {
+    proto: { collector: { trace: { v1: { ExportTraceServiceRequest: MessageClass } } } };
+  };
 };
 
 /** opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest. */
-export const ExportTraceServiceRequest = root.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+export const ExportTraceServiceRequest =
+  root.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 
 const ID_MEMBERS = new Set(['traceId', 'spanId', 'parentSpanId']);
 
@@ -52,7 +55,8 @@ export function decodedToPlain(message: Message): unknown {
 }
 
 function bytesToHex(value: unknown, key = ''): unknown {
-  if (Array.isArray(value) && ID_MEMBERS.has(key)) return Buffer.from(value as number[]).toString('hex');
+  if (Array.isArray(value) && ID_MEMBERS.has(key))
+    return Buffer.from(value as number[]).toString('hex');
   if (Array.isArray(value)) return value.map((v) => bytesToHex(v));
   if (typeof value === 'object' && value !== null) {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, bytesToHex(v, k)]));
@@ -70,12 +74,27 @@ export function meaningOf(value: unknown, key = ''): unknown {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
       const m = meaningOf(v, k);
-      if (m === undefined || m === 0 || m === '' || m === '0' || (Array.isArray(m) && m.length === 0)) continue;
-      if (k !== 'value' && typeof m === 'object' && m !== null && !Array.isArray(m) && Object.keys(m).length === 0) continue;
+      if (
+        m === undefined ||
+        m === 0 ||
+        m === '' ||
+        m === '0' ||
+        (Array.isArray(m) && m.length === 0)
+      )
+        continue;
+      if (
+        k !== 'value' &&
+        typeof m === 'object' &&
+        m !== null &&
+        !Array.isArray(m) &&
+        Object.keys(m).length === 0
+      )
+        continue;
       out[k] = m;
     }
     return out;
   }
-  if (typeof value === 'number' && (key === 'intValue' || key.endsWith('UnixNano'))) return String(value);
+  if (typeof value === 'number' && (key === 'intValue' || key.endsWith('UnixNano')))
+    return String(value);
   return value;
 }

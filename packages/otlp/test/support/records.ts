@@ -1,16 +1,31 @@
 // Records for the tests: the repository's example record, re-sealed under a test key so the
 // tests hold the private key, and small records built event by event.
 import { readFileSync } from 'node:fs';
-import { generateEd25519KeyPair, privateKeyToPem, publicKeyToPem, sealRecord, type SealedRecord } from '@runback/sign';
+import {
+  generateEd25519KeyPair,
+  privateKeyToPem,
+  publicKeyToPem,
+  sealRecord,
+  type SealedRecord,
+} from '@runback/sign';
 import { verifyJson, type VerifyResult } from '@runback/verify';
 
-export const EXAMPLE_PATH = new URL('../../../../examples/records/loan-approval.json', import.meta.url).pathname;
-export const FAILURE_PATH = new URL('../../../../examples/records/triage-failure.json', import.meta.url).pathname;
+export const EXAMPLE_PATH = new URL(
+  '../../../../examples/records/loan-approval.json',
+  import.meta.url,
+).pathname;
+export const FAILURE_PATH = new URL(
+  '../../../../examples/records/triage-failure.json',
+  import.meta.url,
+).pathname;
 export const GENERATED_AT = '2026-06-14T02:47:14.000Z';
 
 const pair = generateEd25519KeyPair();
 /** A signing key for the tests, as PEM. */
-export const TEST_KEY = { privatePem: privateKeyToPem(pair.privateKey), publicPem: publicKeyToPem(pair.publicKey) };
+export const TEST_KEY = {
+  privatePem: privateKeyToPem(pair.privateKey),
+  publicPem: publicKeyToPem(pair.publicKey),
+};
 
 /** A record file parsed. */
 export function readRecord(path: string): SealedRecord {
