@@ -59,7 +59,12 @@ describe('fetch capture', () => {
       output: {
         status: 201,
         status_text: 'Made',
-        headers: output.headers,
+        // Every header but the connection's own (connection, keep-alive, transfer-encoding).
+        headers: {
+          'content-type': 'text/plain; charset=utf-8',
+          date: output.headers['date'],
+          'x-test': 'yes',
+        },
         body: { text: 'héllo' },
       },
     });
@@ -119,20 +124,28 @@ describe('fetch capture', () => {
     });
   });
 
-  it('redacts a secret in the stored response, while the caller gets the real one', async () => {
+  it('redacts a secret in the stored response and never stores credential headers, while the caller gets them all', async () => {
     const base = await localServer((_, __, res) => {
       res.setHeader('set-cookie', 'session=abc123');
+      res.setHeader('www-authenticate', 'Basic realm="r9x"');
+      res.setHeader('x-page', '2');
       res.end(`{"key":"${SAMPLE_SECRETS.openai}"}`);
     });
-    const { output, text, record } = await recordValid(async () => (await fetch(base)).text(), {
-      captureEnv: true,
-    });
-    expect(output).toContain(SAMPLE_SECRETS.openai);
+    const { output, text, record } = await recordValid(
+      async () => {
+        const response = await fetch(base);
+        return { cookie: response.headers.get('set-cookie'), body: await response.text() };
+      },
+      { captureEnv: true },
+    );
+    expect(output.cookie).toBe('session=abc123');
+    expect(output.body).toContain(SAMPLE_SECRETS.openai);
     expect(text).not.toContain(SAMPLE_SECRETS.openai);
-    expect(text).not.toContain('abc123');
-    expectRedactionMetadata(fetchEvents(record)[0]?.metadata, {
-      redacted: ['/output/headers/set-cookie', '/output/body/text'],
-    });
+    const stored = fetchEvents(record)[0]?.['output'] as { headers: Record<string, string> };
+    expect(stored.headers['x-page']).toBe('2');
+    expect(Object.keys(stored.headers)).not.toContain('set-cookie');
+    expect(Object.keys(stored.headers)).not.toContain('www-authenticate');
+    expectRedactionMetadata(fetchEvents(record)[0]?.metadata, { redacted: ['/output/body/text'] });
   });
 
   it('records nothing inside a tool, with fetch capture off, or outside a run; the fetch works everywhere', async () => {

@@ -1,11 +1,13 @@
 // fetch capture. A call to a known model API becomes an `llm` event (providers/); any other
 // request becomes a `fetch` env event keyed as docs/spec.md §4.4 says:
 //   sha256_hex("fetch:" + METHOD + ":" + url + ":" + sha256_hex(body bytes))
-// The response body is read whole, recorded, and handed back as a fresh Response with the
-// same status, headers and bytes.
+// The response body is read whole, recorded with its status and the headers a program acts on
+// (an allowlist, never credentials: providers/http-headers.ts), and handed back as a fresh
+// Response with the same status, headers and bytes.
 import { fetchKey } from '@runback/replay-digest';
 import { isoNow } from '../../core/internal-globals.js';
 import { interceptProviderCall } from '../providers/index.js';
+import { servedHeaders } from '../providers/http-headers.js';
 import { currentScope, runInScope } from '../../session/context.js';
 import { captureScope, emitEnv } from './record-env.js';
 import { keyedInput, replayedError, servedCall } from '../../session/serve.js';
@@ -70,7 +72,7 @@ export function capturedFetch(original: typeof fetch): typeof fetch {
         request.url,
         output.status,
         output.status_text,
-        output.headers,
+        servedHeaders(output.headers),
         bytesOf(output.body),
       );
     }

@@ -31,11 +31,16 @@ describe('requestBodyBytes', () => {
 });
 
 describe('responseRecord and rebuildResponse', () => {
-  it('records status, status text, headers and body, and hands back an equal response', async () => {
+  it('records status, status text, headers but credentials and body, and hands back an equal response', async () => {
     const original = new Response(new Uint8Array([1, 2, 255]), {
       status: 202,
       statusText: 'Accepted',
-      headers: { 'x-a': '1', 'content-type': 'application/octet-stream' },
+      headers: {
+        'x-a': '1',
+        'content-type': 'application/octet-stream',
+        'set-cookie': 'sid=1',
+        'content-length': '3',
+      },
     });
     const { output, replacement } = await responseRecord(original);
     expect(output).toEqual({
@@ -47,6 +52,7 @@ describe('responseRecord and rebuildResponse', () => {
     expect(replacement.status).toBe(202);
     expect(replacement.statusText).toBe('Accepted');
     expect(replacement.headers.get('x-a')).toBe('1');
+    expect(replacement.headers.get('set-cookie')).toBe('sid=1');
     expect([...new Uint8Array(await replacement.arrayBuffer())]).toEqual([1, 2, 255]);
   });
 

@@ -1,5 +1,7 @@
 // HTTP bodies as stored in `fetch` events: UTF-8 text when the bytes are valid UTF-8, base64
 // otherwise, so any body round-trips exactly through the record.
+import { keptHeaders } from '../providers/http-headers.js';
+
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** The request's body bytes, read from a clone (the request stays sendable). */
@@ -22,16 +24,17 @@ export function bytesOf(body: { text: string } | { base64: string }): Uint8Array
   return 'text' in body ? new TextEncoder().encode(body.text) : Buffer.from(body.base64, 'base64');
 }
 
-/** The recorded form of a response, and a fresh Response with the same status, headers and body. */
+/**
+ * The recorded form of a response (status, status text, the kept headers, the body), and a fresh
+ * Response with the same status, all its headers and the same body.
+ */
 export async function responseRecord(
   response: Response,
 ): Promise<{ output: Record<string, unknown>; replacement: Response }> {
   const bytes = new Uint8Array(await response.arrayBuffer());
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  // Members in canonical order (run/sorted.ts); headers.forEach visits names sorted.
+  // The headers a program acts on, never credentials (providers/http-headers.ts); the caller's
+  // replacement keeps them all.
+  const headers = keptHeaders(response.headers, 'fetch');
   const output = {
     body: bodyOf(bytes),
     headers,

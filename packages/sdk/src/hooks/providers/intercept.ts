@@ -1,13 +1,16 @@
 // Recording a model API call made through fetch as an `llm` event. The one path for every way
 // a call is seen: environment capture (env/fetch.ts, a wrapped globalThis.fetch) and the
-// client integrations (a recording fetch handed to the OpenAI or Anthropic client). HTTP
-// headers are never read into the event: they hold the API key. In a replay the request is not
-// sent: the recorded answer is served (replay-response.ts).
+// client integrations (a recording fetch handed to the OpenAI or Anthropic client). Request
+// headers are never read into the event: they hold the API key. Of the response, the status,
+// the headers a client acts on (an allowlist: http-headers.ts) and the body are recorded, for
+// successes and errors alike. In a replay the request is not sent: the recorded answer is
+// served (replay-response.ts).
 import { ReplayMissError } from '../../session/replay-source.js';
 import { waitForSinkRoom } from '../spans/call.js';
 import { beginLlmCall, type LlmCallSpan } from '../spans/llm.js';
 import type { ProviderCodec } from './codec.js';
 import { codecFor } from './codecs.js';
+import { keptHeaders } from './http-headers.js';
 import { isRecord, parseJsonOr, type JsonObject } from './json.js';
 import { findingError, httpFailure, errorForSpan } from './provider-error.js';
 import { recordStream } from './record-stream.js';
@@ -114,10 +117,18 @@ async function recordResponse(
   return response;
 }
 
-/** Facts of the HTTP exchange kept with the event: the status and the provider's request id. */
+/**
+ * Facts of the HTTP exchange kept with the event: the status, the provider's request id, and the
+ * response headers a client acts on (`http_headers`), which a replay serves again.
+ */
 function httpMetadata(response: Response): Record<string, unknown> {
   const requestId = response.headers.get('x-request-id') ?? response.headers.get('request-id');
-  return { http_status: response.status, ...(requestId === null ? {} : { request_id: requestId }) };
+  const headers = keptHeaders(response.headers, 'provider');
+  return {
+    http_status: response.status,
+    ...(requestId === null ? {} : { request_id: requestId }),
+    ...(Object.keys(headers).length === 0 ? {} : { http_headers: headers }),
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SseParser, type SseEvent } from './sse.js';
+import { SseParser, formatSseEvent, type SseEvent } from './sse.js';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
@@ -53,5 +53,22 @@ describe('SseParser', () => {
 
   it('keeps data that is not JSON as its text', () => {
     expect(parse(encode('data: not json {\n\n'))).toEqual([{ data: 'not json {' }]);
+  });
+});
+
+describe('formatSseEvent', () => {
+  it('frames every stored event so that the parser gives it back unchanged', () => {
+    const events = [
+      { event: 'x', data: 'line one\nline two' },
+      { data: '"a JSON string"' },
+      { data: '[DONE]' },
+      { event: 'ping', data: '' },
+      { data: { b: 1, a: ['ü', null] } },
+    ];
+    for (const event of events) {
+      const text = formatSseEvent(event);
+      expect(parse(encode(text))).toEqual([event]);
+    }
+    expect(parse(encode('data: "quoted"\n\n'))).toEqual([{ data: '"quoted"' }]);
   });
 });

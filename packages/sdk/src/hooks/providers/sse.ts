@@ -7,7 +7,8 @@ import { parseJsonOr } from './json.js';
 
 /**
  * One event as `response.chunks` stores it: `data` is the parsed JSON, or the raw text when it
- * is not JSON (OpenAI's closing `[DONE]`). `event` is absent when the server sent no name.
+ * is not JSON (OpenAI's closing `[DONE]`) or is a JSON string. `event` is absent when the server
+ * sent no name.
  */
 export interface SseEvent {
   readonly event?: string;
@@ -75,17 +76,23 @@ export class SseParser {
     const event = this.#event;
     this.#event = undefined;
     this.#data = [];
-    const data = parseJsonOr(text, text);
+    // JSON text that is a string (`"hi"`) stays text, so that serving it back writes the quotes.
+    const parsed = parseJsonOr(text, text);
+    const data = typeof parsed === 'string' ? text : parsed;
     return event === undefined ? { data } : { event, data };
   }
 }
 
 /**
  * The wire text of one stored event, as the providers frame it: an `event:` line when it is
- * named, one `data:` line (JSON, or the text itself when it is a string, such as `[DONE]`),
- * a blank line. The clients parse it back to the same event.
+ * named, the data (JSON, or the text itself when it is a string, such as `[DONE]`) as one
+ * `data:` line per line of it, a blank line. The clients parse it back to the same event.
  */
 export function formatSseEvent(event: SseEvent): string {
   const data = typeof event.data === 'string' ? event.data : JSON.stringify(event.data);
-  return `${event.event === undefined ? '' : `event: ${event.event}\n`}data: ${data}\n\n`;
+  const lines = data
+    .split('\n')
+    .map((line) => `data: ${line}\n`)
+    .join('');
+  return `${event.event === undefined ? '' : `event: ${event.event}\n`}${lines}\n`;
 }

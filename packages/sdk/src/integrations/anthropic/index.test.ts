@@ -71,6 +71,11 @@ describe('instrumentAnthropic', () => {
       api: 'anthropic.messages',
       http_status: 200,
       request_id: 'req_mock_0001',
+      http_headers: {
+        'content-type': 'application/json',
+        'request-id': 'req_mock_0001',
+        'x-request-id': 'req_mock_0001',
+      },
       response_id: 'msg_01Text',
     });
   });
@@ -171,6 +176,11 @@ describe('instrumentAnthropic', () => {
       api: 'anthropic.messages',
       http_status: 400,
       request_id: 'req_mock_0001',
+      http_headers: {
+        'content-type': 'application/json',
+        'request-id': 'req_mock_0001',
+        'x-request-id': 'req_mock_0001',
+      },
       error_body: body,
     });
     expect(written.verdict.verdict).toBe('valid');

@@ -62,6 +62,11 @@ describe('instrumentOpenAI: chat.completions.create', () => {
       api: 'openai.chat.completions',
       http_status: 200,
       request_id: 'req_mock_0001',
+      http_headers: {
+        'content-type': 'application/json',
+        'request-id': 'req_mock_0001',
+        'x-request-id': 'req_mock_0001',
+      },
       response_id: 'chatcmpl-Bx1',
       system_fingerprint: 'fp_mock01',
     });
@@ -167,6 +172,11 @@ describe('instrumentOpenAI: chat.completions.create', () => {
       api: 'openai.chat.completions',
       http_status: 400,
       request_id: 'req_mock_0001',
+      http_headers: {
+        'content-type': 'application/json',
+        'request-id': 'req_mock_0001',
+        'x-request-id': 'req_mock_0001',
+      },
       error_body: body,
     });
   });

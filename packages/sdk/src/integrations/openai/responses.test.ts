@@ -55,6 +55,11 @@ describe('instrumentOpenAI: responses.create', () => {
       api: 'openai.responses',
       http_status: 200,
       request_id: 'req_mock_0001',
+      http_headers: {
+        'content-type': 'application/json',
+        'request-id': 'req_mock_0001',
+        'x-request-id': 'req_mock_0001',
+      },
       response_id: 'resp_r1',
     });
   });
