@@ -1,5 +1,6 @@
 // What a command needs from its environment, its exit statuses and its usage mistakes.
 // Shared by `runback-verify` and every `runback` command of @runback/cli.
+import type { InputStream } from './read-bounded.js';
 
 /** What a command needs from its environment; tests pass their own. */
 export interface CommandIO {
@@ -10,6 +11,15 @@ export interface CommandIO {
    * "-" is read, and input longer than the cap is refused (InputError, read-bounded.ts).
    */
   readonly readInput: (path: string, options?: { maxBytes: number }) => Promise<Uint8Array>;
+  /**
+   * Opens a regular file (never "-") as a stream of chunks, refusing anything else and, with
+   * `maxBytes`, a longer file (read-bounded.ts). Optional: without it, verify reads the whole
+   * file through `readInput`.
+   */
+  readonly streamInput?: (
+    path: string,
+    options?: { maxBytes?: number | undefined },
+  ) => Promise<InputStream>;
   /** Whether stdout is a terminal (colour and symbols are used only there). */
   readonly isTTY: boolean;
   readonly env: Readonly<Record<string, string | undefined>>;

@@ -1,7 +1,7 @@
 // The real process's I/O for commands: files, standard input, the terminal.
 import { readFile } from 'node:fs/promises';
 import type { CommandIO } from './io.js';
-import { readBoundedInput } from './read-bounded.js';
+import { openRegularFile, readBoundedInput } from './read-bounded.js';
 
 /** Reads all of standard input. */
 async function readStdin(): Promise<Uint8Array> {
@@ -21,6 +21,7 @@ export function nodeIO(): CommandIO {
         : path === '-'
           ? readStdin()
           : readFile(path),
+    streamInput: (path, options) => openRegularFile(path, options),
     isTTY: process.stdout.isTTY === true,
     env: process.env,
   };

@@ -1,8 +1,10 @@
-// Reading a command's input with a size cap (docs/spec.md §8): a record is a regular file or
-// standard input ("-"), never a device or FIFO that can stream forever, and reading stops the
-// moment the input passes the cap, so `/dev/zero` or `yes |` end with a clear error instead of
-// growing without bound.
-import { constants } from 'node:fs';
+// Reading a command's input (docs/spec.md §8): a record is a regular file or standard input
+// ("-"), never a device or FIFO that can stream forever. Standard input is read whole, and
+// reading stops the moment it passes the cap, so `yes |` ends with a clear error instead of
+// growing without bound; `/dev/zero` is refused before a byte is read. A regular file can also
+// be opened as a stream of chunks (openRegularFile), so that a record larger than memory, or
+// than the longest string an engine can hold, is verified without being held whole.
+import { constants, type Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
 
 /** The default cap: 256 MiB, well under the longest string a JavaScript engine can hold. */
@@ -45,23 +47,7 @@ export async function readBoundedInput(
   const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const info = await handle.stat();
-    if (!info.isFile()) {
-      const kind = info.isDirectory()
-        ? 'a directory'
-        : info.isFIFO()
-          ? 'a FIFO'
-          : info.isCharacterDevice()
-            ? 'a character device'
-            : info.isBlockDevice()
-              ? 'a block device'
-              : info.isSocket()
-                ? 'a socket'
-                : 'not a regular file';
-      throw new InputError(
-        'INPUT_NOT_REGULAR_FILE',
-        `expected a regular file (or "-" for standard input), got ${kind}`,
-      );
-    }
+    refuseIrregular(info);
     if (info.size > maxBytes) throw tooLarge('a file', maxBytes);
     // The file may grow while it is read: read through the cap, never past it.
     return await collect(
@@ -72,6 +58,84 @@ export async function readBoundedInput(
   } finally {
     await handle.close();
   }
+}
+
+/** What a file's `stat` says about its kind; anything but a regular file is refused. */
+function refuseIrregular(info: Stats): void {
+  if (info.isFile()) return;
+  const kind = info.isDirectory()
+    ? 'a directory'
+    : info.isFIFO()
+      ? 'a FIFO'
+      : info.isCharacterDevice()
+        ? 'a character device'
+        : info.isBlockDevice()
+          ? 'a block device'
+          : info.isSocket()
+            ? 'a socket'
+            : 'not a regular file';
+  throw new InputError(
+    'INPUT_NOT_REGULAR_FILE',
+    `expected a regular file (or "-" for standard input), got ${kind}`,
+  );
+}
+
+/** A regular file opened for reading as a stream of chunks. */
+export interface InputStream {
+  /** The file's size when it was opened. */
+  readonly size: number;
+  /**
+   * The file's bytes, 1 MiB at a time; iterate once. The file is closed when the iteration
+   * ends, however it ends. A read error or the cap being passed ends the iteration early,
+   * and is then reported by {@link InputStream.failure}.
+   */
+  readonly chunks: AsyncIterable<Uint8Array>;
+  /** Why the chunks ended before the end of the file, if they did. */
+  failure(): Error | undefined;
+}
+
+/**
+ * Opens a regular file as a stream (anything else is refused with INPUT_NOT_REGULAR_FILE
+ * before a byte is read). With `maxBytes`, a file longer than that is refused up front, and one
+ * that grows past it while it is read ends the stream with INPUT_TOO_LARGE.
+ */
+export async function openRegularFile(
+  path: string,
+  { maxBytes }: { readonly maxBytes?: number | undefined } = {},
+): Promise<InputStream> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  let info: Stats;
+  try {
+    info = await handle.stat();
+    refuseIrregular(info);
+    if (maxBytes !== undefined && info.size > maxBytes) throw tooLarge('a file', maxBytes);
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
+  let failure: Error | undefined;
+  async function* chunks(): AsyncGenerator<Uint8Array> {
+    try {
+      let total = 0;
+      for await (const chunk of handle.createReadStream({
+        autoClose: false,
+        highWaterMark: 1 << 20,
+      })) {
+        const bytes = chunk as Uint8Array;
+        total += bytes.byteLength;
+        if (maxBytes !== undefined && total > maxBytes) {
+          failure = tooLarge('a file', maxBytes);
+          return;
+        }
+        yield bytes;
+      }
+    } catch (err) {
+      failure = err instanceof Error ? err : new Error(String(err));
+    } finally {
+      await handle.close();
+    }
+  }
+  return { size: info.size, chunks: chunks(), failure: () => failure };
 }
 
 async function collect(

@@ -1,13 +1,14 @@
 // The verify command: `runback verify FILE... [--json] [--pubkey PEM]... [--revoked PEM]...
 // [--key K | --key-file F]` and `runback-verify` (docs/spec.md §8).
-// A thin adapter: it reads files and keys, calls verifyJson, prints, and maps verdicts to
-// exit codes. All verification logic lives in verifyJson.
+// A thin adapter: it reads files and keys, calls @runback/verify, prints, and maps verdicts to
+// exit codes. All verification logic lives in @runback/verify.
 import {
   assertTrustPolicy,
   verifyJson,
   type VerifyOptions,
   type VerifyResult,
 } from '@runback/verify';
+import { verifyFile } from './verify-file.js';
 import { EXIT, UsageError, type CommandIO } from './io.js';
 import { FlagError, parseFlags } from './parse-flags.js';
 import { escapeTerminal } from './escape-terminal.js';
@@ -34,13 +35,14 @@ Options:
                        a PEM key or PEM file here is refused: use --pubkey for those)
   --hmac-key-file FILE read the HMAC secret from FILE (one trailing newline is ignored)
   --key-file FILE      the same as --hmac-key-file
-  --max-bytes N        refuse a FILE (or standard input) longer than N bytes
-                       (default ${DEFAULT_MAX_INPUT_BYTES}, 256 MiB)
+  --max-bytes N        refuse a FILE or standard input longer than N bytes (without it:
+                       standard input stops at ${DEFAULT_MAX_INPUT_BYTES} bytes, 256 MiB;
+                       a FILE is read as a stream, one event at a time, at any size)
   -h, --help           show this help
   -v, --version        print the version
 
 FILE must be a regular file or "-": a device, FIFO or directory is refused
-(INPUT_NOT_REGULAR_FILE), and reading stops as soon as the input passes --max-bytes
+(INPUT_NOT_REGULAR_FILE), and reading stops as soon as the input passes the cap
 (INPUT_TOO_LARGE); both exit 64.
 
 Exit status: 0 valid, 1 invalid, 2 unverified (intact but signer not proven), 64 usage error.`;
@@ -98,8 +100,8 @@ export async function runVerifyCommand(
       json,
       'expected at least one FILE (or "-" for standard input), got none',
     );
-  const maxBytes =
-    values['max-bytes'] === undefined ? DEFAULT_MAX_INPUT_BYTES : Number(values['max-bytes']);
+  const explicitMax = values['max-bytes'] === undefined ? undefined : Number(values['max-bytes']);
+  const maxBytes = explicitMax ?? DEFAULT_MAX_INPUT_BYTES;
   if (
     !/^[0-9]+$/.test(values['max-bytes'] ?? '0') ||
     !Number.isSafeInteger(maxBytes) ||
@@ -143,9 +145,20 @@ export async function runVerifyCommand(
   const style = makeStyle(useColor(io));
   let worst: number = EXIT.ok;
   for (const file of positionals) {
-    let bytes: Uint8Array;
+    let result: VerifyResult;
+    const streamInput = io.streamInput;
     try {
-      bytes = await io.readInput(file, { maxBytes });
+      // A file is streamed (any size, one event held at a time); standard input is read whole
+      // under the cap.
+      result =
+        file !== '-' && streamInput !== undefined
+          ? await verifyFile(
+              file,
+              options,
+              { streamInput, readInput: io.readInput },
+              { maxBytes: explicitMax },
+            )
+          : verifyJson(await io.readInput(file, { maxBytes }), options);
     } catch (err) {
       const code = err instanceof InputError ? err.code : 'USAGE_UNREADABLE_INPUT';
       const message = `cannot read ${file}: ${(err as Error).message}`;
@@ -157,7 +170,6 @@ export async function runVerifyCommand(
       worst = EXIT.usage;
       continue;
     }
-    const result = verifyJson(bytes, options);
     io.stdout(
       values.json
         ? JSON.stringify({ file, ...result }) + '\n'

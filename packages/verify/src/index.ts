@@ -1,6 +1,6 @@
 // @runback/verify: verify a runback record offline. Pure, no I/O; the CLI is @runback/verify-cli.
 export { verify, verifyJson, type VerifyOptions } from './verify.js';
-export { verifyStream, type ByteSource } from './stream/verify-stream.js';
+export { verifyStream, type ByteSource, type VerifyStreamOptions } from './stream/verify-stream.js';
 export {
   verdictOf,
   type CheckName,

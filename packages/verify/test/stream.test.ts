@@ -100,6 +100,41 @@ describe('verifyStream', () => {
     );
   });
 
+  it('fails the cassette with CASSETTE_OUT_OF_ORDER past its reorder budget, and agrees with verifyJson given room', async () => {
+    // The last oracle call stored first, as a writer appending calls in completion order
+    // might (the chain, which covers storage order, then fails; the cassette sorts by seq).
+    const record = JSON.parse(
+      readFileSync(join(CORPUS_DIR, 'valid/ed25519-signed.json'), 'utf8'),
+    ) as { events: { type: string }[] };
+    const late = record.events.splice(6, 1)[0]!;
+    expect(late.type).toBe('llm');
+    record.events.splice(1, 0, late);
+    const bytes = new TextEncoder().encode(JSON.stringify(record));
+    const plain = verifyJson(bytes);
+    expect(plain.checks.cassette).toBe(true);
+    const tight = await verifyStream(
+      chunked(bytes, () => 64),
+      { reorderBudget: 0 },
+    );
+    expect(tight.checks.cassette).toBe(false);
+    const cassetteErrors = tight.errors.filter((e) => e.check === 'cassette');
+    expect(cassetteErrors.map((e) => e.code)).toEqual(['CASSETTE_OUT_OF_ORDER']);
+    expect(cassetteErrors[0]?.message).toContain('reorderBudget');
+    // Within the default budget, or with no limit, the stream sorts as verifyJson does.
+    expect(comparable(await verifyStream(chunked(bytes, () => 64)))).toEqual(comparable(plain));
+    const roomy = await verifyStream(
+      chunked(bytes, () => 64),
+      { reorderBudget: Infinity },
+    );
+    expect(comparable(roomy)).toEqual(comparable(plain));
+    await expect(
+      verifyStream(
+        chunked(bytes, () => 64),
+        { reorderBudget: -1 },
+      ),
+    ).rejects.toThrow(/reorderBudget/);
+  });
+
   it('rejects chunks that are not bytes, and bad options', async () => {
     async function* strings(): AsyncGenerator<string> {
       yield '{}';

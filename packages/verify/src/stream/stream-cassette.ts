@@ -19,8 +19,18 @@ interface Pending {
   readonly size: number;
 }
 
-/** Thrown when the events are further out of seq order than the reorder buffer can mend. */
-export class StreamOrderError extends Error {}
+/**
+ * Thrown when the events are further out of seq order than the reorder buffer can mend: the
+ * cassette check then fails with code CASSETTE_OUT_OF_ORDER, where verifyJson (which holds
+ * every event) would have sorted them. Verifying the same bytes again with a larger
+ * `reorderBudget` (or verifyJson) gives the exact verdict.
+ */
+export class StreamOrderError extends ReplayDigestError {
+  constructor(message: string) {
+    super('CASSETTE_OUT_OF_ORDER', message);
+    this.name = 'StreamOrderError';
+  }
+}
 
 /** Default reorder budget: characters of entry text held at once. */
 export const REORDER_BUDGET = 16 * 1024 * 1024;
@@ -70,7 +80,7 @@ export class StreamCassette {
     while (this.#heap.length > 0 && this.#error === null && !this.#unordered) this.#emit();
     if (this.#unordered) {
       throw new StreamOrderError(
-        `expected events no further out of seq order than ${this.budget} characters of oracle entries, got an entry that belongs before ones already hashed (verify this record with verifyJson)`,
+        `expected events no further out of seq order than ${this.budget} characters of oracle entries (the stream's reorder budget), got an entry that belongs before ones already hashed (verify again with a larger reorderBudget, or with verifyJson)`,
       );
     }
     if (this.#error !== null) throw this.#error;

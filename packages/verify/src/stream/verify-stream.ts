@@ -16,10 +16,21 @@ import { checkDigest } from '../steps/digest.js';
 import { checkEventSchema, checkSchema } from '../steps/schema.js';
 import { assembleResult, failure, verifyWithPolicy, type VerifyOptions } from '../verify.js';
 import { RecordSplitter, type SplitSink } from './record-splitter.js';
-import { StreamCassette } from './stream-cassette.js';
+import { REORDER_BUDGET, StreamCassette } from './stream-cassette.js';
 
 /** Bytes as a stream: a Node Readable, any async iterable of chunks, or a web ReadableStream. */
 export type ByteSource = AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>;
+
+/** The trust policy, and how far out of seq order a streamed record's events may be. */
+export interface VerifyStreamOptions extends VerifyOptions {
+  /**
+   * Characters of oracle-entry text held to put entries that arrive out of seq order back in
+   * order (default 16 MiB; `Infinity` holds as many as it takes). Writers append events as
+   * calls complete, so concurrent calls arrive slightly out of order; an entry that arrives
+   * after later ones were already hashed fails the cassette check with CASSETTE_OUT_OF_ORDER.
+   */
+  readonly reorderBudget?: number | undefined;
+}
 
 /**
  * Verifies a record read from a stream of bytes (strict UTF-8; duplicate members, nesting over
@@ -29,10 +40,16 @@ export type ByteSource = AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>;
  */
 export async function verifyStream(
   source: ByteSource,
-  options: VerifyOptions = {},
+  options: VerifyStreamOptions = {},
 ): Promise<VerifyResult> {
   assertTrustPolicy(options);
-  const reader = new StreamReader(options);
+  const budget = options.reorderBudget ?? REORDER_BUDGET;
+  if (typeof budget !== 'number' || Number.isNaN(budget) || budget < 0) {
+    throw new TypeError(
+      `expected options.reorderBudget to be a number >= 0, got ${String(options.reorderBudget)}`,
+    );
+  }
+  const reader = new StreamReader(options, budget);
   const decoder = new TextDecoder('utf-8', { fatal: true });
   let bytes = 0;
   try {
@@ -107,10 +124,11 @@ class StreamReader implements SplitSink {
   readonly #schema = new StepErrors('schema');
   readonly #facts = new ConsistentFacts();
   readonly #chain = new ChainAccumulator();
-  readonly #cassette = new StreamCassette();
+  readonly #cassette: StreamCassette;
 
-  constructor(options: VerifyOptions) {
+  constructor(options: VerifyOptions, reorderBudget: number) {
     this.#options = options;
+    this.#cassette = new StreamCassette(reorderBudget);
   }
 
   feed(text: string): void {
