@@ -83,7 +83,8 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
       ...(values['service-name'] === undefined ? {} : { serviceName: values['service-name'] }),
     });
   } catch (err) {
-    if (err instanceof OtlpError) throw new CliError(err.code, `cannot export ${name}: ${err.message}`);
+    if (err instanceof OtlpError)
+      throw new CliError(err.code, `cannot export ${name}: ${err.message}`);
     throw err;
   }
   const runId = runIdOf(parsed.value);

@@ -74,10 +74,16 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
   const name = path === '-' ? '(stdin)' : path;
   const traceId = values['trace-id'];
   if (traceId !== undefined && !/^[0-9a-fA-F]{32}$/.test(traceId))
-    throw usageError('USAGE_BAD_TRACE_ID', `expected --trace-id to be 32 hex digits, got ${JSON.stringify(traceId)}`);
+    throw usageError(
+      'USAGE_BAD_TRACE_ID',
+      `expected --trace-id to be 32 hex digits, got ${JSON.stringify(traceId)}`,
+    );
   const runId = values['run-id'];
   if (runId !== undefined && runId.trim() === '')
-    throw usageError('USAGE_BAD_ARGUMENTS', 'expected --run-id to be a non-empty id, got an empty one');
+    throw usageError(
+      'USAGE_BAD_ARGUMENTS',
+      'expected --run-id to be a non-empty id, got an empty one',
+    );
   const maxBytes = limitOf(values['max-bytes']);
   const generatedAt = values['generated-at'] ?? new Date().toISOString();
   if (!ISO_MS.test(generatedAt) || new Date(generatedAt).toISOString() !== generatedAt) {
@@ -87,7 +93,10 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
     );
   }
   if (path === '-' && (values.key === '-' || values['hmac-key-file'] === '-'))
-    throw usageError('USAGE_STDIN_TWICE', 'expected standard input ("-") to be read once, got it for both TRACES.json and the key');
+    throw usageError(
+      'USAGE_STDIN_TWICE',
+      'expected standard input ("-") to be read once, got it for both TRACES.json and the key',
+    );
   const loaded = await loadSigner(values, io);
 
   let bytes: Uint8Array;
@@ -106,13 +115,17 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
       ...(runId === undefined ? {} : { runId }),
     });
   } catch (err) {
-    if (err instanceof OtlpError) throw new CliError(err.code, `cannot import ${name}: ${err.message}`);
+    if (err instanceof OtlpError)
+      throw new CliError(err.code, `cannot import ${name}: ${err.message}`);
     throw err;
   }
 
   let record: SealedRecord;
   try {
-    record = sealRecord({ run: imported.run, events: imported.events }, { generatedAt, signer: loaded.signer });
+    record = sealRecord(
+      { run: imported.run, events: imported.events },
+      { generatedAt, signer: loaded.signer },
+    );
   } catch (err) {
     if (!isCodedDataError(err)) throw err;
     throw new CliError('IMPORT_CANNOT_SEAL', `cannot seal the record of ${name}: ${err.message}`, {
@@ -152,7 +165,10 @@ function limitOf(text: string | undefined): number {
   if (text === undefined) return DEFAULT_MAX_BYTES;
   const n = /^\d{1,15}$/.test(text) ? Number(text) : NaN;
   if (!Number.isSafeInteger(n) || n < 1)
-    throw usageError('USAGE_BAD_LIMIT', `expected --max-bytes to be a whole number of bytes >= 1, got ${JSON.stringify(text)}`);
+    throw usageError(
+      'USAGE_BAD_LIMIT',
+      `expected --max-bytes to be a whole number of bytes >= 1, got ${JSON.stringify(text)}`,
+    );
   return n;
 }
 
@@ -173,7 +189,12 @@ interface ImportReport {
   readonly verdict: VerifyResult['verdict'];
 }
 
-function reportOf(record: SealedRecord, imported: OtlpImport, result: VerifyResult, out: string | undefined): ImportReport {
+function reportOf(
+  record: SealedRecord,
+  imported: OtlpImport,
+  result: VerifyResult,
+  out: string | undefined,
+): ImportReport {
   const m = record.manifest;
   const sig = m.signature;
   const exported = imported.exported;
@@ -190,9 +211,15 @@ function reportOf(record: SealedRecord, imported: OtlpImport, result: VerifyResu
     matches_export:
       exported?.contentDigest === undefined
         ? null
-        : exported.contentDigest === m.content_digest && exported.cassetteDigest === m.replay.cassette_digest,
+        : exported.contentDigest === m.content_digest &&
+          exported.cassetteDigest === m.replay.cassette_digest,
     signed: m.signed,
-    signature: sig === undefined ? null : sig.alg === 'Ed25519' ? { alg: sig.alg, key_id: sig.key_id } : { alg: sig.alg },
+    signature:
+      sig === undefined
+        ? null
+        : sig.alg === 'Ed25519'
+          ? { alg: sig.alg, key_id: sig.key_id }
+          : { alg: sig.alg },
     verdict: result.verdict,
   };
 }

@@ -111,7 +111,10 @@ function rootFacts(view: RecordView, verification: VerifyResult): RootFacts {
     if (verification.signer.key_id !== undefined)
       a[N.ATTR_RUNBACK_SIGNER_KEY_ID] = verification.signer.key_id;
   }
-  a[N.ATTR_RUNBACK_RUN] = jsonText(run);
+  // The summary in its own member order (a re-sealed record writes it as given); canonical()
+  // first, so a value JSON cannot hold is refused as it is in events.
+  jsonText(run);
+  a[N.ATTR_RUNBACK_RUN] = JSON.stringify(run);
   if (Number.isNaN(start))
     throw new OtlpError(
       'OTLP_NOT_A_RECORD',
