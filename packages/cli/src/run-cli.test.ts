@@ -55,7 +55,7 @@ describe('runCli: help, version, dispatch', () => {
     expect(await runCli(['sgin'], io)).toBe(64);
     expect(io.err()).toContain('unknown command "sgin"; did you mean "sign"?');
     expect(io.err()).toContain(
-      'Commands: verify, sign, record, replay, recover, diff, inspect, keygen, anchor, bundle, report, log.',
+      'Commands: verify, sign, record, replay, recover, diff, inspect, keygen, anchor, bundle, report, log, export, import.',
     );
     expect(io.out()).toBe('');
   });
