@@ -6,6 +6,7 @@ import { ApiError } from './errors.js';
 import { openApiDocument } from './openapi.js';
 import { adminRoutes } from './routes/admin.js';
 import { healthRoutes } from './routes/health.js';
+import { logRoutes } from './routes/log.js';
 import { runRoutes } from './routes/runs.js';
 import { verifyRoutes } from './routes/verify.js';
 import { wellKnownRoutes } from './routes/well-known.js';
@@ -22,6 +23,7 @@ export const ROUTE_GROUPS: readonly RouteGroup[] = [
   wellKnownRoutes,
   verifyRoutes,
   runRoutes,
+  logRoutes,
   adminRoutes,
 ];
 

@@ -33,6 +33,11 @@ export interface AppDeps {
   readonly summarize: Summarizer;
   /** Bearer token of the admin endpoints; without one they answer 401. */
   readonly adminToken?: string | undefined;
+  /**
+   * The transparency log's origin, the name its checkpoints carry (RUNBACK_LOG_ORIGIN);
+   * log/transparency-log.ts has the default.
+   */
+  readonly logOrigin?: string | undefined;
   /** The clock (tests pass a fixed one). */
   readonly now?: (() => Date) | undefined;
   /** Answers requests no API route matched (the web app's static files). */

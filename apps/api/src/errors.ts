@@ -16,6 +16,8 @@ export type ApiErrorCode =
   | 'IDEMPOTENCY_KEY_REUSED'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'NOT_READY'
+  | 'LOG_DISABLED'
+  | 'TREE_SIZE_OUT_OF_RANGE'
   | 'INTERNAL';
 
 /** The HTTP statuses the codes map to. */

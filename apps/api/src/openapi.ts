@@ -5,9 +5,14 @@ import {
   ApiKeyCreatedSchema,
   ApiKeySchema,
   BatchResultSchema,
+  CheckpointSchema,
+  ConsistencyProofSchema,
   ErrorSchema,
   EventBatchSchema,
   EventSchema,
+  InclusionProofSchema,
+  LogConsistencyQuerySchema,
+  LogProofQuerySchema,
   PublishedKeysSchema,
   RunFinishSchema,
   RunListQuerySchema,
@@ -204,6 +209,58 @@ export function openApiDocument(): Json {
             },
             '404': errorResponse('No such run'),
             '409': errorResponse('Not sealed yet'),
+          },
+        },
+      },
+      '/api/log/checkpoint': {
+        get: {
+          summary:
+            "The transparency log's latest checkpoint (C2SP tlog-checkpoint signed note, Ed25519 key of /.well-known/runback-audit-key.pem); JSON with Accept: application/json",
+          responses: {
+            '200': {
+              description: 'The signed checkpoint note, or its JSON form',
+              content: {
+                'text/plain': { schema: { type: 'string' } },
+                'application/json': { schema: schema(CheckpointSchema) },
+              },
+            },
+            '404': errorResponse('No Ed25519 key: the service keeps no log'),
+          },
+        },
+      },
+      '/api/log/proof/{run_id}': {
+        get: {
+          summary:
+            'The inclusion proof of a sealed run (runback verify RECORD --proof PROOF.json --log-key PEM reads it); the run is logged first if it is not yet',
+          security: bearer,
+          parameters: [
+            { ...runId, name: 'run_id' },
+            ...queryParameters(LogProofQuerySchema).map((p) => ({
+              ...p,
+              description: 'Prove against the checkpoint of this tree size (default: the latest)',
+            })),
+          ],
+          responses: {
+            '200': ok('The inclusion proof document', InclusionProofSchema),
+            '400': errorResponse('Tree size out of range'),
+            '401': errorResponse('No or wrong key'),
+            '404': errorResponse('No such run in this project, or no log'),
+            '409': errorResponse('Run not sealed yet'),
+          },
+        },
+      },
+      '/api/log/consistency': {
+        get: {
+          summary:
+            'The consistency proof from the checkpoint of tree size `from` to that of `to` (default: the latest): the log only grew (runback log verify --proof reads it)',
+          parameters: queryParameters(LogConsistencyQuerySchema).map((p) => ({
+            ...p,
+            required: p['name'] === 'from',
+          })),
+          responses: {
+            '200': ok('The consistency proof document', ConsistencyProofSchema),
+            '400': errorResponse('Tree size out of range'),
+            '404': errorResponse('No log'),
           },
         },
       },

@@ -170,3 +170,49 @@ export const ApiKeySchema = z.object({
 });
 
 export const ApiKeyCreatedSchema = ApiKeySchema.extend({ token: z.string() });
+
+const treeSize = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const hexHash = z.string().regex(/^[0-9a-f]{64}$/);
+
+/** `GET /api/log/proof/:run_id` query: prove against the checkpoint of this size. */
+export const LogProofQuerySchema = z.object({ size: treeSize.optional() });
+
+/** `GET /api/log/consistency` query. */
+export const LogConsistencyQuerySchema = z.object({
+  from: treeSize,
+  to: treeSize.optional(),
+});
+
+/** A record head: what one log leaf commits to. */
+export const RecordHeadSchema = z.object({
+  run_id: z.string(),
+  content_digest: hexHash,
+  cassette_digest: hexHash,
+});
+
+/** `runback.tlog-inclusion/v1`, the document `runback verify --proof` reads. */
+export const InclusionProofSchema = z.object({
+  $schema: z.literal('runback.tlog-inclusion/v1'),
+  head: RecordHeadSchema,
+  leaf_index: z.number().int(),
+  tree_size: z.number().int(),
+  proof: z.array(hexHash),
+  checkpoint: z.string().describe('The signed checkpoint (C2SP signed note)'),
+});
+
+/** `runback.tlog-consistency/v1`, the document `runback log verify --proof` reads. */
+export const ConsistencyProofSchema = z.object({
+  $schema: z.literal('runback.tlog-consistency/v1'),
+  old_checkpoint: z.string(),
+  new_checkpoint: z.string(),
+  proof: z.array(hexHash),
+});
+
+/** `GET /api/log/checkpoint` with `Accept: application/json`. */
+export const CheckpointSchema = z.object({
+  origin: z.string(),
+  size: z.number().int(),
+  root: hexHash,
+  checkpoint: z.string(),
+  key_id: z.string(),
+});

@@ -3,23 +3,11 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { HttpSink, reasoning, record, tool } from '@runback/sdk';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN } from './support/app.js';
-import { startServerProcess } from './support/server-process.js';
-
-const RUNBACK_BIN = join(
-  dirname(fileURLToPath(import.meta.url)),
-  '..',
-  '..',
-  '..',
-  'packages',
-  'cli',
-  'dist',
-  'bin.js',
-);
+import { RUNBACK_BIN, startServerProcess } from './support/server-process.js';
 
 describe('SDK with HttpSink → API → export → runback verify', () => {
   it('is valid with the published key, and holds the events the SDK recorded', async () => {

@@ -2,10 +2,11 @@
 // through both: every export verifies with the published key, counts are exact, and no event
 // is lost or duplicated, retries included.
 import { verifyJson } from '@runback/verify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, newSigningKeyPem, toolEvent } from './support/app.js';
-import { createSchema, dropSchema, PG_URL, postgresUnavailable } from './support/databases.js';
-import { startServerProcess, type ServerProcess } from './support/server-process.js';
+import { describe, expect, it } from 'vitest';
+import { toolEvent } from './support/app.js';
+import { postgresUnavailable } from './support/databases.js';
+import { issueToken, postgresPair } from './support/postgres-pair.js';
+import type { ServerProcess } from './support/server-process.js';
 
 const pgMissing = await postgresUnavailable();
 if (pgMissing !== null) console.warn(`multi-process test cannot run: ${pgMissing}`);
@@ -16,40 +17,11 @@ const BATCHES = 8;
 const PER_BATCH = 5;
 
 describe.runIf(pgMissing === null)('two API processes on one PostgreSQL', () => {
-  let schema: string;
-  let servers: ServerProcess[] = [];
-
-  beforeAll(async () => {
-    schema = await createSchema();
-    const env = {
-      DATABASE_URL: PG_URL,
-      DATABASE_SCHEMA: schema,
-      RUNBACK_ED25519_PRIVATE_KEY: newSigningKeyPem(),
-      RUNBACK_ADMIN_TOKEN: ADMIN_TOKEN,
-      RUNBACK_DATA_DIR: '/nonexistent-runback-data',
-    };
-    // One after the other, so the second finds the migrations applied.
-    servers.push(await startServerProcess(env));
-    servers.push(await startServerProcess(env));
-  });
-
-  afterAll(async () => {
-    const codes = await Promise.all(servers.map((s) => s.stop()));
-    servers = [];
-    if (schema !== undefined) await dropSchema(schema);
-    // Both shut down cleanly on SIGTERM.
-    expect(codes).toEqual([0, 0]);
-  });
+  const pair = postgresPair();
 
   it('keeps every event exactly once and every export verifies', async () => {
-    const [a, b] = servers as [ServerProcess, ServerProcess];
-    const issued = await fetch(`${a.url}/api/admin/api-keys`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ project: 'load' }),
-    });
-    expect(issued.status).toBe(201);
-    const { token } = (await issued.json()) as { token: string };
+    const [a, b] = pair.servers;
+    const token = await issueToken(a, 'load');
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
 
     const runIds: string[] = [];

@@ -28,6 +28,11 @@ export interface ServiceKeys {
   /** Further keys pinned by configuration (RUNBACK_PINNED_PUBKEYS). */
   readonly pinned: readonly PublishedKey[];
   readonly revoked: readonly PublishedKey[];
+  /**
+   * The current Ed25519 private key (32-byte seed) the transparency log signs its checkpoints
+   * with, or null when the service has no Ed25519 key (and so keeps no log).
+   */
+  readonly logSigningKey: Uint8Array | null;
 }
 
 /** Key material as configuration gives it: PEM texts and HMAC secrets. */
@@ -85,5 +90,9 @@ export function serviceKeysFrom(material: KeyMaterial): ServiceKeys {
     revoked: revoked.map((k) => k.pem),
     ...(hmacKeys.length === 0 ? {} : { hmacKey: hmacKeys }),
   };
-  return { signer, trust, current, previous, pinned, revoked };
+  const logSigningKey =
+    material.ed25519PrivateKeyPem === undefined
+      ? null
+      : privateKeyFromPem(material.ed25519PrivateKeyPem);
+  return { signer, trust, current, previous, pinned, revoked, logSigningKey };
 }

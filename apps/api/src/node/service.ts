@@ -8,6 +8,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { summarizeRecord } from '@runback/cli';
 import { createApp } from '../app.js';
+import { transparencyLogOf } from '../log/for-app.js';
 import type { AppDeps, Logger } from '../deps.js';
 import { openStore, storeLocationFrom } from '../store/open.js';
 import type { Store } from '../store/types.js';
@@ -57,9 +58,12 @@ export async function startService(options: StartOptions = {}): Promise<RunningS
     metrics: promMetrics(),
     summarize: summarizeRecord,
     adminToken: env['RUNBACK_ADMIN_TOKEN'],
+    logOrigin: env['RUNBACK_LOG_ORIGIN'] === '' ? undefined : env['RUNBACK_LOG_ORIGIN'],
     fallback: hasWeb ? serveStatic({ root: web }) : undefined,
   };
   const app = createApp(deps);
+  // A bad RUNBACK_LOG_ORIGIN stops the service here, not at the first export.
+  transparencyLogOf(deps);
   const host = options.host ?? env['HOST'] ?? '127.0.0.1';
   const port = options.port ?? Number(env['PORT'] ?? 8787);
   const server = await new Promise<ServerType>((resolveServer) => {

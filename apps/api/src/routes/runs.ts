@@ -7,6 +7,8 @@ import { authenticate } from '../auth/api-keys.js';
 import { readJsonBody } from '../body.js';
 import type { AppDeps, AppEnv } from '../deps.js';
 import { ApiError } from '../errors.js';
+import { transparencyLogOf } from '../log/for-app.js';
+import { logSealedRun } from '../log/sealed-head.js';
 import { checkEvents } from '../runs/event-checks.js';
 import { exportStream } from '../runs/export.js';
 import { RunService, runResource } from '../runs/service.js';
@@ -47,7 +49,8 @@ function decodeCursor(cursor: string): { startedAt: string; id: string } {
 
 export function runRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const runs = new RunService(deps.store, deps.keys, deps.now ?? (() => new Date()));
+  const log = transparencyLogOf(deps);
+  const runs = new RunService(deps.store, deps.keys, deps.now ?? (() => new Date()), log);
   const auth = createMiddleware<AppEnv>(async (c, next) => {
     const who = await authenticate(deps.store, c.req.header('authorization'));
     c.set('projectId', who.projectId);
@@ -128,6 +131,8 @@ export function runRoutes(deps: AppDeps): Hono<AppEnv> {
         `expected run ${runId} to be finished and sealed, got a running run`,
       );
     }
+    // Every export is logged: a run sealed before the log existed is appended now.
+    if (log !== null) await logSealedRun(log, row);
     return c.body(exportStream(deps.store, runId, row.manifest, row.summary), 200, {
       'content-type': 'application/json; charset=utf-8',
       'content-disposition': `attachment; filename="${runId}.record.json"`,

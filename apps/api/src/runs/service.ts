@@ -10,6 +10,8 @@ import type { z } from 'zod';
 import { ApiError } from '../errors.js';
 import { randomId } from '../ids.js';
 import type { ServiceKeys } from '../keys/service-keys.js';
+import { logSealedRun } from '../log/sealed-head.js';
+import type { TransparencyLog } from '../log/transparency-log.js';
 import type { RunFinishSchema, RunStartSchema } from '../schemas.js';
 import { isUniqueViolation, type EventRow, type RunRow, type Store } from '../store/types.js';
 import { chainEvent } from './chain-event.js';
@@ -74,11 +76,13 @@ export class RunService {
   readonly #store: Store;
   readonly #keys: ServiceKeys;
   readonly #now: () => Date;
+  readonly #log: TransparencyLog | null;
 
-  constructor(store: Store, keys: ServiceKeys, now: () => Date) {
+  constructor(store: Store, keys: ServiceKeys, now: () => Date, log: TransparencyLog | null) {
     this.#store = store;
     this.#keys = keys;
     this.#now = now;
+    this.#log = log;
   }
 
   #iso(): string {
@@ -263,6 +267,9 @@ export class RunService {
         `expected the sealed record of ${runId} to verify, got ${check.errors[0]?.code ?? check.verdict}`,
       );
     }
+    // The sealed head goes into the transparency log (after the seal commits; were this to
+    // fail, the export logs it).
+    if (this.#log !== null) await logSealedRun(this.#log, outcome);
     return runResource(outcome);
   }
 

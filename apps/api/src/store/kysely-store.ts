@@ -6,6 +6,10 @@ import type {
   ApiKeyListing,
   ApiKeyRow,
   EventRow,
+  LogCheckpointRow,
+  LogLeafRow,
+  LogReader,
+  LogTransaction,
   ProjectRow,
   RunFilter,
   RunRow,
@@ -176,6 +180,38 @@ export class KyselyStore implements Store {
     });
   }
 
+  withLogLocked<T>(fn: (tx: LogTransaction) => Promise<T>): Promise<T> {
+    return this.#write(async (db) => {
+      if (this.dialect === 'postgres')
+        await sql`LOCK TABLE log_leaves IN SHARE ROW EXCLUSIVE MODE`.execute(db);
+      return fn({
+        ...logReaderOn(db),
+        async insertLeaf(row: LogLeafRow): Promise<void> {
+          await db.insertInto('log_leaves').values(row).execute();
+        },
+        async insertCheckpoint(row: LogCheckpointRow): Promise<void> {
+          await db.insertInto('log_checkpoints').values(row).execute();
+        },
+      });
+    });
+  }
+
+  logSize(): Promise<number> {
+    return logReaderOn(this.#db).logSize();
+  }
+
+  logLeafOf(runId: string): Promise<LogLeafRow | undefined> {
+    return logReaderOn(this.#db).logLeafOf(runId);
+  }
+
+  logLeafHashes(fromIndex: number, limit: number): Promise<string[]> {
+    return logReaderOn(this.#db).logLeafHashes(fromIndex, limit);
+  }
+
+  logCheckpoint(treeSize?: number): Promise<LogCheckpointRow | undefined> {
+    return logReaderOn(this.#db).logCheckpoint(treeSize);
+  }
+
   async eventsByPosition(runId: string, afterPosition: number, limit: number): Promise<EventRow[]> {
     return this.#db
       .selectFrom('events')
@@ -186,6 +222,46 @@ export class KyselyStore implements Store {
       .limit(limit)
       .execute();
   }
+}
+
+function logReaderOn(db: Kysely<Database>): LogReader {
+  return {
+    async logSize(): Promise<number> {
+      // Leaf indexes are 0, 1, 2, … without gaps: the size is the highest one plus one.
+      const row = await db
+        .selectFrom('log_leaves')
+        .select((eb) => eb.fn.max('leaf_index').as('top'))
+        .executeTakeFirst();
+      return row?.top === null || row?.top === undefined ? 0 : Number(row.top) + 1;
+    },
+    async logLeafOf(runId: string): Promise<LogLeafRow | undefined> {
+      const row = await db
+        .selectFrom('log_leaves')
+        .selectAll()
+        .where('run_id', '=', runId)
+        .executeTakeFirst();
+      return row === undefined ? undefined : { ...row, leaf_index: Number(row.leaf_index) };
+    },
+    async logLeafHashes(fromIndex: number, limit: number): Promise<string[]> {
+      const rows = await db
+        .selectFrom('log_leaves')
+        .select('leaf_hash')
+        .where('leaf_index', '>=', fromIndex)
+        .orderBy('leaf_index')
+        .limit(limit)
+        .execute();
+      return rows.map((r) => r.leaf_hash);
+    },
+    async logCheckpoint(treeSize?: number): Promise<LogCheckpointRow | undefined> {
+      let query = db.selectFrom('log_checkpoints').selectAll();
+      query =
+        treeSize === undefined
+          ? query.orderBy('tree_size', 'desc').limit(1)
+          : query.where('tree_size', '=', treeSize);
+      const row = await query.executeTakeFirst();
+      return row === undefined ? undefined : { ...row, tree_size: Number(row.tree_size) };
+    },
+  };
 }
 
 function transactionOn(db: Kysely<Database>, run: RunRow): RunTransaction {

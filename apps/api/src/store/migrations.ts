@@ -63,12 +63,34 @@ async function createTables(db: Kysely<unknown>): Promise<void> {
 
 /** The database itself refuses UPDATE and DELETE on stored events: they are append-only. */
 async function appendOnlyEvents(db: Kysely<unknown>, dialect: DialectName): Promise<void> {
+  if (dialect === 'postgres') {
+    await sql
+      .raw(
+        `CREATE FUNCTION runback_events_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+         BEGIN RAISE EXCEPTION 'events are append-only: % refused', TG_OP; END $$`,
+      )
+      .execute(db);
+  }
+  await appendOnly(db, dialect, 'events', 'events', 'runback_events_append_only');
+}
+
+/**
+ * Triggers refusing UPDATE, DELETE (and on PostgreSQL TRUNCATE) on `table`, named
+ * `<prefix>_append_only…`; on PostgreSQL they call the plpgsql function `fn`.
+ */
+async function appendOnly(
+  db: Kysely<unknown>,
+  dialect: DialectName,
+  table: string,
+  prefix: string,
+  fn: string,
+): Promise<void> {
   if (dialect === 'sqlite') {
     for (const op of ['UPDATE', 'DELETE']) {
       await sql
         .raw(
-          `CREATE TRIGGER events_append_only_${op.toLowerCase()} BEFORE ${op} ON events ` +
-            `BEGIN SELECT RAISE(ABORT, 'events are append-only: ${op} refused'); END`,
+          `CREATE TRIGGER ${prefix}_append_only_${op.toLowerCase()} BEFORE ${op} ON ${table} ` +
+            `BEGIN SELECT RAISE(ABORT, '${table} are append-only: ${op} refused'); END`,
         )
         .execute(db);
     }
@@ -76,22 +98,50 @@ async function appendOnlyEvents(db: Kysely<unknown>, dialect: DialectName): Prom
   }
   await sql
     .raw(
-      `CREATE FUNCTION runback_events_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
-       BEGIN RAISE EXCEPTION 'events are append-only: % refused', TG_OP; END $$`,
+      `CREATE TRIGGER ${prefix}_append_only BEFORE UPDATE OR DELETE ON ${table}
+       FOR EACH ROW EXECUTE FUNCTION ${fn}()`,
     )
     .execute(db);
   await sql
     .raw(
-      `CREATE TRIGGER events_append_only BEFORE UPDATE OR DELETE ON events
-       FOR EACH ROW EXECUTE FUNCTION runback_events_append_only()`,
+      `CREATE TRIGGER ${prefix}_no_truncate BEFORE TRUNCATE ON ${table}
+       FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`,
     )
     .execute(db);
-  await sql
-    .raw(
-      `CREATE TRIGGER events_no_truncate BEFORE TRUNCATE ON events
-       FOR EACH STATEMENT EXECUTE FUNCTION runback_events_append_only()`,
-    )
-    .execute(db);
+}
+
+/** The log's leaves and checkpoints are append-only like the events. */
+async function appendOnlyLog(db: Kysely<unknown>, dialect: DialectName): Promise<void> {
+  if (dialect === 'postgres') {
+    await sql
+      .raw(
+        `CREATE FUNCTION runback_log_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+         BEGIN RAISE EXCEPTION '% are append-only: % refused', TG_TABLE_NAME, TG_OP; END $$`,
+      )
+      .execute(db);
+  }
+  await appendOnly(db, dialect, 'log_leaves', 'log_leaves', 'runback_log_append_only');
+  await appendOnly(db, dialect, 'log_checkpoints', 'log_checkpoints', 'runback_log_append_only');
+}
+
+/** The transparency log's leaves and checkpoints: one row per leaf and per tree size. */
+async function createLogTables(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('log_leaves')
+    .addColumn('leaf_index', 'integer', (c) => c.primaryKey())
+    .addColumn('run_id', 'text', (c) => c.notNull().unique().references('runs.id'))
+    .addColumn('content_digest', 'text', (c) => c.notNull())
+    .addColumn('cassette_digest', 'text', (c) => c.notNull())
+    .addColumn('leaf_hash', 'text', (c) => c.notNull())
+    .addColumn('logged_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createTable('log_checkpoints')
+    .addColumn('tree_size', 'integer', (c) => c.primaryKey())
+    .addColumn('root_hash', 'text', (c) => c.notNull())
+    .addColumn('note', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
 }
 
 /** The migrations, in order, for one dialect. */
@@ -101,6 +151,12 @@ export function migrationsFor(dialect: DialectName): Record<string, Migration> {
       async up(db) {
         await createTables(db);
         await appendOnlyEvents(db, dialect);
+      },
+    },
+    '0002_transparency_log': {
+      async up(db) {
+        await createLogTables(db);
+        await appendOnlyLog(db, dialect);
       },
     },
   };

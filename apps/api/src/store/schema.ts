@@ -55,10 +55,34 @@ export interface BatchesTable {
   created_at: string;
 }
 
+/** One leaf of the transparency log (docs/spec.md §5: a sealed run's record head). */
+export interface LogLeavesTable {
+  /** The leaf's position in the Merkle tree: 0, 1, 2, … without gaps. */
+  leaf_index: number;
+  run_id: string;
+  content_digest: string;
+  cassette_digest: string;
+  /** Lowercase hex of the RFC 9162 leaf hash, SHA-256(0x00 || canonical head). */
+  leaf_hash: string;
+  logged_at: string;
+}
+
+/** The signed checkpoint (C2SP signed note) of each tree size the log has had. */
+export interface LogCheckpointsTable {
+  tree_size: number;
+  /** Lowercase hex of the tree's root hash. */
+  root_hash: string;
+  /** The signed note text. */
+  note: string;
+  created_at: string;
+}
+
 export interface Database {
   projects: ProjectsTable;
   api_keys: ApiKeysTable;
   runs: RunsTable;
   events: EventsTable;
   batches: BatchesTable;
+  log_leaves: LogLeavesTable;
+  log_checkpoints: LogCheckpointsTable;
 }

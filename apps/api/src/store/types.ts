@@ -2,12 +2,21 @@
 // PostgreSQL. It knows rows and transactions, not the record format: chaining and sealing
 // happen in runs/, inside the transaction the store opens.
 import type { DialectName } from './migrations.js';
-import type { ApiKeysTable, EventsTable, ProjectsTable, RunsTable } from './schema.js';
+import type {
+  ApiKeysTable,
+  EventsTable,
+  LogCheckpointsTable,
+  LogLeavesTable,
+  ProjectsTable,
+  RunsTable,
+} from './schema.js';
 
 export type ProjectRow = ProjectsTable;
 export type ApiKeyRow = ApiKeysTable;
 export type RunRow = RunsTable;
 export type EventRow = EventsTable;
+export type LogLeafRow = LogLeavesTable;
+export type LogCheckpointRow = LogCheckpointsTable;
 
 /** An API key with its project's name, for listings. */
 export interface ApiKeyListing extends ApiKeyRow {
@@ -42,7 +51,25 @@ export interface RunTransaction {
   eventsBySeq(afterSeq: number, limit: number): Promise<EventRow[]>;
 }
 
-export interface Store {
+/** Reading the transparency log (leaves and checkpoints are never changed once written). */
+export interface LogReader {
+  /** The number of leaves. */
+  logSize(): Promise<number>;
+  /** The leaf of `runId`, if it is logged. */
+  logLeafOf(runId: string): Promise<LogLeafRow | undefined>;
+  /** Leaf hashes (hex) from `fromIndex` on, in leaf order, at most `limit`. */
+  logLeafHashes(fromIndex: number, limit: number): Promise<string[]>;
+  /** The checkpoint of `treeSize`, or the latest one when it is omitted. */
+  logCheckpoint(treeSize?: number): Promise<LogCheckpointRow | undefined>;
+}
+
+/** What the log's one writer at a time may do. */
+export interface LogTransaction extends LogReader {
+  insertLeaf(row: LogLeafRow): Promise<void>;
+  insertCheckpoint(row: LogCheckpointRow): Promise<void>;
+}
+
+export interface Store extends LogReader {
   readonly dialect: DialectName;
   /** Applies every migration not yet applied. */
   migrate(): Promise<void>;
@@ -74,6 +101,12 @@ export interface Store {
     runId: string,
     fn: (tx: RunTransaction) => Promise<T>,
   ): Promise<T | undefined>;
+  /**
+   * Runs `fn` as the log's only writer: PostgreSQL locks log_leaves in SHARE ROW EXCLUSIVE
+   * mode (one appender at a time across every API process; readers are not blocked), SQLite
+   * takes its single write lock with BEGIN IMMEDIATE. A throw rolls everything back.
+   */
+  withLogLocked<T>(fn: (tx: LogTransaction) => Promise<T>): Promise<T>;
   /** The run's events in array order, a page at a time (for export). */
   eventsByPosition(runId: string, afterPosition: number, limit: number): Promise<EventRow[]>;
 }

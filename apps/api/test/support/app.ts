@@ -50,6 +50,7 @@ export interface TestApp {
 export function testApp(
   store: Store,
   material: KeyMaterial = { ed25519PrivateKeyPem: newSigningKeyPem() },
+  extra: Partial<AppDeps> = {},
 ): TestApp {
   const keys = serviceKeysFrom(material);
   const logs: object[] = [];
@@ -60,6 +61,7 @@ export function testApp(
     metrics: promMetrics({ defaults: false }),
     summarize: summarizeRecord,
     adminToken: ADMIN_TOKEN,
+    ...extra,
   };
   const app = createApp(deps);
   return {

@@ -32,6 +32,13 @@ export async function postgresUnavailable(): Promise<string | null> {
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 
+/** The databases a suite runs on: both, or SQLite alone (saying why) without PostgreSQL. */
+export async function databaseKinds(suite: string): Promise<DatabaseKind[]> {
+  const missing = await postgresUnavailable();
+  if (missing !== null) console.warn(`${suite}: PostgreSQL cases cannot run: ${missing}`);
+  return missing === null ? ['sqlite', 'postgres'] : ['sqlite'];
+}
+
 /** A store on a database of its own, and how to remove it. */
 export interface TestDatabase {
   readonly kind: DatabaseKind;

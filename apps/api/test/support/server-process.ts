@@ -65,3 +65,16 @@ export function startServerProcess(env: Record<string, string>): Promise<ServerP
     });
   });
 }
+
+/** The built CLI (packages/cli/dist/bin.js), for tests that check the service's output with it. */
+export const RUNBACK_BIN = join(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  '..',
+  '..',
+  'packages',
+  'cli',
+  'dist',
+  'bin.js',
+);
