@@ -104,7 +104,10 @@ describe('runback replay', () => {
       },
     );
     expect(strict.status).toBe(1);
-    expect(strict.stderr).toContain('DIVERGED at call 1 (fetch): the request differs');
+    expect(strict.stderr).toContain(
+      'DIVERGED at call 1 (fetch): no recorded call answers it (a replay miss',
+    );
+    expect(strict.stderr).toContain('nearest recorded call 1 (seq 1)');
     expect(strict.stderr).toContain('/body/text');
     expect(strict.stderr).toContain('strict replay: no recorded fetch call matches this request');
 

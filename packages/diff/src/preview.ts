@@ -1,5 +1,4 @@
 // One value as a line of text, for messages and reports that show what a change changed.
-import { diffText } from './text-diff.js';
 
 /** `value` as JSON on one line, cut to `width` characters with `...` when longer. */
 export function preview(value: unknown, width = 80): string {
@@ -19,7 +18,17 @@ const LEAD = 24;
 export function previewPair(before: unknown, after: unknown, width = 80): [string, string] {
   const whole: [string, string] = [preview(before, width), preview(after, width)];
   if (typeof before !== 'string' || typeof after !== 'string') return whole;
-  const { firstChange } = diffText(before, after, { context: 0, maxChanged: 0 });
+  // A plain scan, not diffText: jsdiff reads Date.now() while it searches, and this runs inside
+  // recorded runs (replay miss messages), where a clock read would be recorded.
+  let firstChange = 0;
+  const shorter = Math.min(before.length, after.length);
+  while (
+    firstChange < shorter &&
+    before.charCodeAt(firstChange) === after.charCodeAt(firstChange)
+  ) {
+    firstChange++;
+  }
+  if (before === after) firstChange = -1;
   // JSON.stringify's escapes only lengthen the text, so this start is conservative.
   if (firstChange === -1 || JSON.stringify(before.slice(0, firstChange)).length < width - LEAD) {
     return whole;

@@ -36,7 +36,10 @@ const WORD = /[\p{L}\p{N}_]/u;
 /** How far the common head or tail is walked back to a token boundary. */
 const BOUNDARY_REACH = 24;
 
-/** The segments that show how `before` became `after`. */
+/**
+ * The segments that show how `before` became `after`. The search reads `Date.now()` (jsdiff
+ * times itself), so inside a run recorded with clock capture each call adds `now` events.
+ */
 export function diffText(before: string, after: string, options: TextDiffOptions = {}): TextDiff {
   const context = count('options.context', options.context ?? 40);
   const maxChanged = count('options.maxChanged', options.maxChanged ?? 400);

@@ -116,9 +116,9 @@ function formatDiff(diff: RecordDiff, a: About, b: About, style: Style): string 
         `    status  ${t(JSON.stringify(run.status.a))} → ${t(JSON.stringify(run.status.b))}`,
       );
     lines.push(
-      ...formatChanges('input', run.input),
-      ...formatChanges('output', run.output),
-      ...formatChanges('error', run.error),
+      ...formatChanges('input', run.input, Infinity, style),
+      ...formatChanges('output', run.output, Infinity, style),
+      ...formatChanges('error', run.error, Infinity, style),
       '',
     );
   }
@@ -163,7 +163,12 @@ function formatStep(step: StepChange, style: Style): string[] {
       '',
     ];
   }
-  return [head, ...formatChanges('input', step.input), ...formatChanges('output', step.output), ''];
+  return [
+    head,
+    ...formatChanges('input', step.input, Infinity, style),
+    ...formatChanges('output', step.output, Infinity, style),
+    '',
+  ];
 }
 
 function signed(n: number): string {

@@ -26,11 +26,36 @@ export function formatReplayReport(
       output: 'the answer differs',
       missing: 'the replay stopped making calls',
       extra: 'the replay made a call the record does not hold',
+      miss: 'no recorded call answers it (a replay miss: the call failed there)',
     }[d.reason];
     lines.push(
-      `${style.red('✗ DIVERGED')} at call ${d.call} (${t(d.kind)}${d.kind === d.name ? '' : ` ${t(d.name)}`}): ${why}  (${report.mode} replay of ${t(recordPath)})`,
+      `${style.red('✗ DIVERGED')} at call ${d.call} (${callLabel(d)}): ${why}  (${report.mode} replay of ${t(recordPath)})`,
     );
-    lines.push(...formatChanges('request', d.input, 12), ...formatChanges('answer', d.output, 12));
+    if (d.reason === 'miss') {
+      lines.push(
+        d.nearest === null
+          ? `    nearest ${style.dim(`none: the record has no ${t(d.kind)} call${d.kind === d.name ? '' : ` ${t(d.name)}`} left to compare it with`)}`
+          : `    nearest recorded call ${d.nearest.call} (seq ${d.nearest.seq})${d.input.length === 0 ? style.dim(' — no visible difference: check key_projection and redaction') : ''}`,
+      );
+    }
+    lines.push(
+      ...formatChanges('request', d.input, 12, style),
+      ...formatChanges('answer', d.output, 12, style),
+    );
+    if (d.departure !== null) {
+      const first = d.departure;
+      const firstWhy = {
+        request: 'the request differs',
+        output: 'the answer differs',
+        missing: 'the record holds a call the replay did not make',
+        extra: 'the replay made a call the record does not hold',
+        miss: 'a replay miss',
+      }[first.reason];
+      lines.push(`  first departure at call ${first.call} (${callLabel(first)}): ${firstWhy}`);
+    }
+    if (d.reason !== 'miss' && d.message !== null) {
+      lines.push(`  stopped by ${t(d.message)}`);
+    }
   } else {
     lines.push(
       `${style.red('✗ DIVERGED')}  ${t(recordPath)}  (${report.mode} replay): the calls match, the output does not`,
@@ -42,7 +67,8 @@ export function formatReplayReport(
     `  cassette   ${report.cassetteMatches ? style.green('same') : style.red('differs')}  ${report.recorded.cassetteDigest.slice(0, 16)}… ${report.cassetteMatches ? '=' : '≠'} ${report.replayed.cassetteDigest.slice(0, 16)}…`,
     `  output     ${report.outputMatches ? style.green('same') : style.red('differs')}`,
   );
-  if (!report.outputMatches) lines.push(...formatChanges('', outputDiff, 12).map((l) => `  ${l}`));
+  if (!report.outputMatches)
+    lines.push(...formatChanges('', outputDiff, 12, style).map((l) => `  ${l}`));
   if (report.placeholderCredentials.length > 0) {
     lines.push(
       `  keys       placeholder ${report.placeholderCredentials.join(', ')}${style.dim(' (none set; never sent)')}`,
@@ -50,4 +76,8 @@ export function formatReplayReport(
   }
   if (out !== undefined) lines.push(`  replay     ${t(out)}`);
   return lines.join('\n') + '\n';
+}
+
+function callLabel(call: { readonly kind: string; readonly name: string }): string {
+  return `${t(call.kind)}${call.kind === call.name ? '' : ` ${t(call.name)}`}`;
 }

@@ -37,6 +37,21 @@ export function replayReportJson(
             replayed_seq: d.replayedSeq,
             input: d.input,
             output: d.output,
+            nearest: d.nearest,
+            message: d.message,
+            departure:
+              d.departure === null
+                ? null
+                : {
+                    call: d.departure.call,
+                    kind: d.departure.kind,
+                    name: d.departure.name,
+                    reason: d.departure.reason,
+                    recorded_seq: d.departure.recordedSeq,
+                    replayed_seq: d.departure.replayedSeq,
+                    input: d.departure.input,
+                    output: d.departure.output,
+                  },
           },
     misses: report.misses.map(miss),
     unserved: report.unserved,

@@ -1,11 +1,15 @@
 // Proof of reproduction (docs/spec.md §4.3): a replay reproduces its record when the replayed
 // run's cassette digest equals the recorded `manifest.replay.cassette_digest` and its output
 // equals the recorded output canonically. When it does not, the first divergence is located:
-// the first position in the two oracle streams (seq order) where the calls differ.
+// the first position in the two oracle streams (seq order) where the calls differ. A call the
+// replay could not answer (a replay miss) is the divergence when there is one: the agent was
+// stopped there, whatever the positions say (a shifted stream would otherwise read as some
+// unrelated "extra" call); where the streams first departed is reported beside it.
 import { canonical } from '@runback/canonical';
 import { diffJson, type JsonChange } from '@runback/diff';
 import { RecordedCassette, type RecordedCall } from '../session/cassette.js';
 import { recordedInput } from '../session/replay-source.js';
+import { runMissMessage, stoppingMiss } from './stopping-miss.js';
 
 /** Where a replayed run first departs from its record. */
 export interface Divergence {
@@ -15,20 +19,61 @@ export interface Divergence {
   readonly name: string;
   /**
    * `request`: the n-th calls were asked different things; `output`: same request, different
-   * answer (a call that went live); `missing`: the replay made fewer calls; `extra`: more.
+   * answer (a call that went live); `missing`: the replay made fewer calls; `extra`: more;
+   * `miss`: the replay made a call no recorded call answers, and the agent was failed there.
    */
-  readonly reason: 'request' | 'output' | 'missing' | 'extra';
+  readonly reason: 'request' | 'output' | 'missing' | 'extra' | 'miss';
   readonly recordedSeq: number | null;
   readonly replayedSeq: number | null;
+  /** The request's differences from the recorded call (for a miss: from `nearest`). */
   readonly input: readonly JsonChange[];
   readonly output: readonly JsonChange[];
+  /**
+   * For a miss: the recorded call the missed one was compared with (its 1-based position in the
+   * record's stream and its seq, as `recordedSeq`); null when the record had no call of that
+   * kind left, and for other reasons.
+   */
+  readonly nearest: { readonly call: number; readonly seq: number } | null;
+  /** What the agent was told when a replay miss stopped it (also when no call event holds it). */
+  readonly message: string | null;
+  /** For a miss: the first position where the two streams differ, when that is an earlier call. */
+  readonly departure: Omit<Divergence, 'departure'> | null;
 }
 
-/** Finds the first call at which two event lists' oracle streams differ, or null. */
+/** Finds where a replayed run first departs from its record (a replay miss first), or null. */
 export function firstDivergence(
   recorded: readonly unknown[],
   replayed: readonly unknown[],
 ): Divergence | null {
+  const positional = positionalDivergence(recorded, replayed);
+  const miss = stoppingMiss(recorded, replayed);
+  if (miss !== null) {
+    return {
+      call: miss.call,
+      kind: miss.kind,
+      name: miss.name,
+      reason: 'miss',
+      recordedSeq: miss.nearest?.seq ?? null,
+      replayedSeq: miss.replayedSeq,
+      input: miss.input,
+      output: [],
+      nearest: miss.nearest,
+      message: miss.message,
+      departure:
+        positional !== null && positional.call < miss.call
+          ? { ...positional, message: null }
+          : null,
+    };
+  }
+  if (positional === null) return null;
+  return { ...positional, message: runMissMessage(replayed), departure: null };
+}
+
+/** The first call at which two event lists' oracle streams differ, position by position. */
+function positionalDivergence(
+  recorded: readonly unknown[],
+  replayed: readonly unknown[],
+): Omit<Divergence, 'message' | 'departure'> | null {
   const a = new RecordedCassette(recorded).calls;
   const b = new RecordedCassette(replayed).calls;
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
@@ -45,6 +90,7 @@ export function firstDivergence(
         replayedSeq: y?.seq ?? null,
         input: [],
         output: [],
+        nearest: null,
       };
     }
     const outputChanges = diffJson(x.output, y.output);
@@ -65,6 +111,7 @@ export function firstDivergence(
         replayedSeq: inserted ? y.seq : null,
         input: [],
         output: [],
+        nearest: null,
       };
     }
     return {
@@ -76,6 +123,7 @@ export function firstDivergence(
       replayedSeq: y.seq,
       input: diffJson(recordedInput(x), recordedInput(y)),
       output: outputChanges,
+      nearest: null,
     };
   }
   return null;

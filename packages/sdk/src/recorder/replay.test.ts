@@ -132,7 +132,12 @@ describe('replay', () => {
       { op: 'replace', path: '/messages/0/content', before: 'score A-1?', after: 'score quickly?' },
     ]);
     expect(result.report.status).toBe('diverged');
-    expect(result.report.divergence).toMatchObject({ kind: 'llm', reason: 'request' });
+    expect(result.report.divergence).toMatchObject({
+      kind: 'llm',
+      reason: 'miss',
+      recordedSeq: miss.nearest?.seq,
+      input: miss.inputDiff,
+    });
   });
 
   it('ordered: a changed request is served by position, completes, and reports the divergence', async () => {

@@ -6,7 +6,7 @@
 //                 so a changed pipeline completes and `runback diff` shows what changed;
 //   live-on-miss  a key match is served, anything else runs live (a fork of the run).
 import { RunbackError } from '../core/errors.js';
-import { diffJson, preview, type JsonChange } from '@runback/diff';
+import { diffJson, preview, previewPair, type JsonChange } from '@runback/diff';
 import type { RecordedCall, RecordedCassette } from './cassette.js';
 import { CompletionOrder, claimDelivery } from './completion-order.js';
 
@@ -121,7 +121,8 @@ function missMessage(miss: ReplayMiss): string {
     const path = c.path === '' ? '(whole input)' : c.path;
     if (c.op === 'add') return `${path} added ${preview(c.after)}`;
     if (c.op === 'remove') return `${path} removed (was ${preview(c.before)})`;
-    return `${path}: expected ${preview(c.before)}, got ${preview(c.after)}`;
+    const [before, after] = previewPair(c.before, c.after);
+    return `${path}: expected ${before}, got ${after}`;
   });
   const more = miss.inputDiff.length > 3 ? `; and ${miss.inputDiff.length - 3} more` : '';
   return `strict replay: no recorded ${what} matches this request; nearest recorded call is seq ${miss.nearest.seq}, which differs at ${shown.join('; ') || '(no visible difference: check key_projection and redaction)'}${more}`;
