@@ -45,7 +45,8 @@ async function record(
     ['record', '--out', record, '--', process.execPath, agentPath(agent)],
     cleanEnv({ ...env, OPENAI_API_KEY: RECORDING_KEY }),
   );
-  expect(ran.stderr).toContain('exit 0');
+  expect(ran.stderr, ran.stderr).toContain('exit 0');
+  expect(ran.code, ran.stderr).toBe(0);
   expect(ran.code).toBe(0);
   if (!keepServers) {
     await llm.close();

@@ -39,6 +39,7 @@ export class CompletionOrder {
   #frontier = 0;
   readonly #waiting: Waiting[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
+  #releasing: ReturnType<typeof setImmediate> | undefined;
   #lastProgress = 0;
   #outOfOrder = 0;
   readonly #clock: () => number;
@@ -100,13 +101,19 @@ export class CompletionOrder {
     while (this.#frontier < this.#done.length && this.#done[this.#frontier] === true) {
       this.#frontier++;
     }
-    // Release whoever is next in line; releasing ends it, which advances the frontier again.
-    const next = this.#waiting.findIndex((w) => w.position === this.#frontier);
-    if (next !== -1) {
-      const [waiting] = this.#waiting.splice(next, 1);
-      waiting?.release();
+    if (this.#waiting.length === 0) return this.#unwatch();
+    // Whoever is next in line goes after a macrotask: the continuation of the call that just
+    // ended (its microtasks: parsing the answer, the reads that follow) runs first, as it did
+    // live. Releasing it ends it, which advances the frontier again.
+    if (this.#releasing === undefined) {
+      this.#releasing = setImmediate(() => {
+        this.#releasing = undefined;
+        const next = this.#waiting.findIndex((w) => w.position <= this.#frontier);
+        if (next === -1) return;
+        const [waiting] = this.#waiting.splice(next, 1);
+        waiting?.release();
+      });
     }
-    if (this.#waiting.length === 0) this.#unwatch();
   }
 
   #progress(): void {
