@@ -82,6 +82,38 @@ describe('diff view', () => {
     await page.screenshot({ path: `${SCREENSHOTS}/diff.png`, fullPage: true });
   });
 
+  it('shows a long answer changed 250 characters in as its changed words, on both sides', async () => {
+    const head =
+      'The order was delivered on time and the customer asked within the window. '.repeat(3);
+    const answer = (word: string) =>
+      `${head}Refund ${word}: the order total is 12.50 EUR. ${'No further checks apply. '.repeat(30)}`;
+    expect(answer('approved').indexOf('approved')).toBeGreaterThan(200);
+    const { page } = await suite.chrome.newPage();
+    await compare(
+      page,
+      validRecordText({ answer: answer('approved') }),
+      validRecordText({ answer: answer('refused') }),
+    );
+    const cells = await page.$$eval('[data-path="/text"] [data-text-diff]', (tds) =>
+      tds.map((td) => ({
+        side: td.getAttribute('data-text-diff'),
+        del: [...td.querySelectorAll('del')].map((e) => e.textContent),
+        ins: [...td.querySelectorAll('ins')].map((e) => e.textContent),
+        text: td.textContent ?? '',
+      })),
+    );
+    expect(cells.map(({ side, del, ins }) => ({ side, del, ins }))).toEqual([
+      { side: 'a', del: ['approved'], ins: [] },
+      { side: 'b', del: [], ins: ['refused'] },
+    ]);
+    // The words around the change are shown; the long unchanged stretches are not.
+    for (const cell of cells) {
+      expect(cell.text).toContain('the window. Refund ');
+      expect(cell.text.length).toBeLessThan(200);
+    }
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
   it('says there is no semantic difference between two recordings of the same run', async () => {
     const a = validRecordText();
     // The same run a day later, slower: timestamps and latency are not what the run was asked

@@ -1,6 +1,7 @@
 // JSON Pointer changes of one value, A on the left and B on the right.
 import type { JsonChange } from '@runback/diff';
 import { preview } from '@runback/diff';
+import { TextChangeSides, isTextChange } from './text-change.js';
 
 const OP: Record<JsonChange['op'], { icon: string; word: string; tone: string }> = {
   add: { icon: '+', word: 'added', tone: 'pass' },
@@ -39,12 +40,18 @@ export function ChangeTable(props: { label: string; changes: readonly JsonChange
               <td>
                 <code>{c.path === '' ? '(whole value)' : c.path}</code>
               </td>
-              <td class="side-a">
-                <code>{a}</code>
-              </td>
-              <td class="side-b">
-                <code>{b}</code>
-              </td>
+              {c.op === 'replace' && isTextChange(c.before, c.after) ? (
+                <TextChangeSides before={c.before as string} after={c.after as string} />
+              ) : (
+                <>
+                  <td class="side-a">
+                    <code>{a}</code>
+                  </td>
+                  <td class="side-b">
+                    <code>{b}</code>
+                  </td>
+                </>
+              )}
             </tr>
           );
         })}
