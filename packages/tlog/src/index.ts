@@ -8,6 +8,7 @@ export { TlogError, type TlogErrorCode } from './errors.js';
 /** Merkle hashing and proofs (RFC 9162 §2.1). */
 export { EMPTY_ROOT, leafHash, nodeHash } from './hash.js';
 export { consistencyProof, inclusionProof, rootHash } from './tree.js';
+export { MerkleTree } from './merkle-tree.js';
 export { verifyInclusion, type InclusionInput } from './verify-inclusion.js';
 export { verifyConsistency, type ConsistencyInput } from './verify-consistency.js';
 export type { ProofCheck, ProofFailureCode } from './proof-check.js';

@@ -11,6 +11,13 @@ export function splitPoint(n: number): number {
   return k;
 }
 
+/**
+ * MTH(D[start:end]) for a non-empty range [start, end). The proofs below ask only for ranges
+ * of the RFC's own splits, so a caller that remembers subtree roots (merkle-tree.ts) can
+ * answer them without rehashing the leaves.
+ */
+export type RangeRoot = (start: number, end: number) => Uint8Array;
+
 /** MTH(D[0:n]) of leaf hashes (RFC 9162 §2.1.1). */
 export function rootHash(leaves: readonly Uint8Array[]): Uint8Array {
   return leaves.length === 0 ? EMPTY_ROOT : subtreeRoot(leaves, 0, leaves.length);
@@ -42,27 +49,26 @@ export function inclusionProof(
       `expected leaf index < tree size <= ${leaves.length} leaves, got index ${index} and size ${size}`,
     );
   }
-  const proof: Uint8Array[] = [];
-  path(leaves, index, 0, size, proof);
-  return proof;
+  return pathOf((start, end) => subtreeRoot(leaves, start, end), index, size);
 }
 
-function path(
-  leaves: readonly Uint8Array[],
-  m: number,
-  start: number,
-  end: number,
-  out: Uint8Array[],
-): void {
+/** PATH(m, D[0:size]) with subtree roots from `root` (arguments already checked). */
+export function pathOf(root: RangeRoot, m: number, size: number): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  path(root, m, 0, size, out);
+  return out;
+}
+
+function path(root: RangeRoot, m: number, start: number, end: number, out: Uint8Array[]): void {
   const n = end - start;
   if (n <= 1) return;
   const k = splitPoint(n);
   if (m < k) {
-    path(leaves, m, start, start + k, out);
-    out.push(subtreeRoot(leaves, start + k, end));
+    path(root, m, start, start + k, out);
+    out.push(root(start + k, end));
   } else {
-    path(leaves, m - k, start + k, end, out);
-    out.push(subtreeRoot(leaves, start, start + k));
+    path(root, m - k, start + k, end, out);
+    out.push(root(start, start + k));
   }
 }
 
@@ -85,13 +91,18 @@ export function consistencyProof(
       `expected 0 < old size <= new size <= ${leaves.length} leaves, got old size ${size1} and new size ${size2}`,
     );
   }
-  const proof: Uint8Array[] = [];
-  if (size1 < size2) subproof(leaves, size1, 0, size2, true, proof);
-  return proof;
+  return subproofOf((start, end) => subtreeRoot(leaves, start, end), size1, size2);
+}
+
+/** PROOF(size1, D[0:size2]) with subtree roots from `root` (arguments already checked). */
+export function subproofOf(root: RangeRoot, size1: number, size2: number): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  if (size1 < size2) subproof(root, size1, 0, size2, true, out);
+  return out;
 }
 
 function subproof(
-  leaves: readonly Uint8Array[],
+  root: RangeRoot,
   m: number,
   start: number,
   end: number,
@@ -102,15 +113,15 @@ function subproof(
   if (m === n) {
     // The old tree is this whole subtree: its root is known to the verifier only when the
     // subtree is the old tree itself (b = true), otherwise it is part of the proof.
-    if (!complete) out.push(subtreeRoot(leaves, start, end));
+    if (!complete) out.push(root(start, end));
     return;
   }
   const k = splitPoint(n);
   if (m <= k) {
-    subproof(leaves, m, start, start + k, complete, out);
-    out.push(subtreeRoot(leaves, start + k, end));
+    subproof(root, m, start, start + k, complete, out);
+    out.push(root(start + k, end));
   } else {
-    subproof(leaves, m - k, start + k, end, false, out);
-    out.push(subtreeRoot(leaves, start, start + k));
+    subproof(root, m - k, start + k, end, false, out);
+    out.push(root(start, start + k));
   }
 }

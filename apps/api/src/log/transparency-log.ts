@@ -7,13 +7,10 @@ import { publicKeyFromPrivateKey } from '@runback/sign';
 import {
   EMPTY_ROOT,
   checkpointOfNote,
-  consistencyProof,
   consistencyProofDocument,
-  inclusionProof,
   inclusionProofDocument,
   parseRecordHead,
   recordLeafHash,
-  rootHash,
   signCheckpoint,
   verifyConsistencyProof,
   verifyInclusionProof,
@@ -98,9 +95,13 @@ export class TransparencyLog {
       }
       if (latest !== undefined) this.#expectOrigin(latest.note);
       await this.#cache.fill(tx, size);
-      const leaves = this.#cache.hashes.slice(0, size);
-      leaves.push(leaf);
-      const root = rootHash(leaves);
+      // The tree holds committed leaves only, and under the lock `size` counts them all.
+      if (this.#cache.tree.size !== size) {
+        throw internal(
+          `expected the log tree to hold ${size} leaves, got ${this.#cache.tree.size}`,
+        );
+      }
+      const root = this.#cache.tree.rootWith(leaf);
       const note = signCheckpoint(
         { origin: this.origin, size: size + 1, root, extensions: [] },
         this.#privateKey,
@@ -185,7 +186,7 @@ export class TransparencyLog {
       head,
       leafIndex: index,
       treeSize: cp.tree_size,
-      proof: inclusionProof(this.#cache.hashes, index, cp.tree_size),
+      proof: this.#cache.tree.inclusionProof(index, cp.tree_size),
       checkpoint: cp.note,
     });
     const check = verifyInclusionProof(doc, { logKey: this.publicKey, expectHead: head });
@@ -205,7 +206,7 @@ export class TransparencyLog {
     const doc = consistencyProofDocument({
       oldCheckpoint: older.note,
       newCheckpoint: newer.note,
-      proof: consistencyProof(this.#cache.hashes, older.tree_size, newer.tree_size),
+      proof: this.#cache.tree.consistencyProof(older.tree_size, newer.tree_size),
     });
     const check = verifyConsistencyProof(doc, { logKey: this.publicKey });
     if (!check.ok) {
