@@ -28,6 +28,27 @@ const CSP = [
   "object-src 'none'",
 ].join('; ');
 
+// @runback/bundle reads tar archives with tar-stream, whose streams (streamx) take their
+// EventEmitter from events-universal: Node's `events` by default, the dependency-free
+// bare-events in other runtimes. The page is such a runtime, so `events` imported there
+// resolves to bare-events, found through the same chain of packages (never a Node built-in).
+function resolveFrom(from: string, chain: readonly string[]): string {
+  let require = createRequire(from);
+  let resolved = from;
+  for (const name of chain) {
+    resolved = require.resolve(name);
+    require = createRequire(resolved);
+  }
+  return resolved;
+}
+const bareEvents = resolveFrom(import.meta.url, [
+  '@runback/bundle',
+  'tar-stream',
+  'streamx',
+  'events-universal',
+  'bare-events',
+]);
+
 /** Adds the CSP meta tag to the built page only: the dev server needs inline scripts. */
 function contentSecurityPolicy(): Plugin {
   return {
@@ -48,6 +69,7 @@ export default defineConfig({
     __WEB_VERSION__: JSON.stringify(version),
     __VERIFY_VERSION__: JSON.stringify(verifyVersion),
   },
+  resolve: { alias: [{ find: /^events$/, replacement: bareEvents }] },
   esbuild: { jsx: 'automatic', jsxImportSource: 'preact' },
   worker: { format: 'es' },
   build: {

@@ -4,6 +4,7 @@ import { buildReport } from './lib/report.js';
 import { loadStoredKeys, storeKeys, type TrustedKey } from './lib/trust-store.js';
 import { serviceKeys } from './lib/well-known.js';
 import { VerifierWorker } from './lib/worker-client.js';
+import { BundlePanel } from './verifier/bundle-panel.js';
 import { ChecksTable } from './verifier/checks-table.js';
 import { Findings } from './verifier/findings.js';
 import { KeyPins } from './verifier/key-pins.js';
@@ -172,16 +173,18 @@ export function App() {
                 <section class="card intro">
                   <h2>No record yet</h2>
                   <p>
-                    Drop a <code>runback.audit/v2</code> record on the left, choose it, paste it, or
-                    open this page with <code>?url=</code> and the record’s address. The page runs
-                    the same verifier as <code>runback verify</code>.
+                    Drop a <code>runback.audit/v2</code> record or a <code>runback bundle</code>{' '}
+                    <code>.tar.gz</code> on the left, choose it, paste it, or open this page with{' '}
+                    <code>?url=</code> and the record’s address. The page runs the same verifier as{' '}
+                    <code>runback verify</code>.
                   </p>
                 </section>
               )}
               {verified !== null && (
                 <>
                   <VerdictBanner
-                    result={verified.result}
+                    verdict={verified.bundle?.verdict ?? verified.result?.verdict ?? 'invalid'}
+                    bundle={verified.bundle !== null}
                     file={verified.file}
                     ms={verified.ms}
                     version={version}
@@ -193,11 +196,12 @@ export function App() {
                       data-action="download-report"
                       onClick={() =>
                         download(
-                          `${verified.file.name.replace(/\.json$/, '')}.verification.json`,
+                          `${verified.file.name.replace(/\.(json|tar\.gz|tgz)$/, '')}.verification.json`,
                           JSON.stringify(
                             buildReport(
                               verified.file,
                               verified.result,
+                              verified.bundle,
                               keys,
                               hmacKey !== '',
                               new Date(),
@@ -216,9 +220,14 @@ export function App() {
                       </button>
                     )}
                   </div>
-                  <ChecksTable result={verified.result} />
-                  <SignerPanel result={verified.result} keys={keys} />
-                  <Findings result={verified.result} onEvent={showEvent} />
+                  {verified.bundle !== null && <BundlePanel bundle={verified.bundle} />}
+                  {verified.result !== null && (
+                    <>
+                      <ChecksTable result={verified.result} />
+                      <SignerPanel result={verified.result} keys={keys} />
+                      <Findings result={verified.result} onEvent={showEvent} />
+                    </>
+                  )}
                   {handle !== null && (
                     <EventsPanel
                       handle={handle}
@@ -248,8 +257,8 @@ export function App() {
                 <p>
                   Status <strong>{handle.summary.status || '—'}</strong> ·{' '}
                   {handle.summary.startedAt || '—'} → {handle.summary.endedAt || '—'} · verdict{' '}
-                  <strong data-run-verdict={verified?.result.verdict}>
-                    {verified?.result.verdict}
+                  <strong data-run-verdict={verified?.result?.verdict}>
+                    {verified?.result?.verdict}
                   </strong>
                 </p>
               </section>

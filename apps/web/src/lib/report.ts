@@ -1,6 +1,6 @@
 // The downloadable verification report: what was checked, against which keys, by what.
 import type { VerifyResult } from '@runback/verify';
-import type { FileFacts } from '../worker/protocol.js';
+import type { BundleView, FileFacts } from '../worker/protocol.js';
 import type { TrustedKey } from './trust-store.js';
 
 export interface VerificationReport {
@@ -10,12 +10,16 @@ export interface VerificationReport {
   readonly file: { readonly name: string; readonly bytes: number; readonly sha256: string };
   readonly keys: readonly { key_id: string; role: string; origin: string; pem: string }[];
   readonly hmac_key_given: boolean;
-  readonly result: VerifyResult;
+  /** The record's result (null for a bundle whose record could not be read). */
+  readonly result: VerifyResult | null;
+  /** For an evidence bundle: its verdict, checks, artifacts and files. */
+  readonly bundle?: BundleView;
 }
 
 export function buildReport(
   file: FileFacts,
-  result: VerifyResult,
+  result: VerifyResult | null,
+  bundle: BundleView | null,
   keys: readonly TrustedKey[],
   hmacKeyGiven: boolean,
   now: Date,
@@ -32,5 +36,6 @@ export function buildReport(
     keys: keys.map((k) => ({ key_id: k.keyId, role: k.role, origin: k.origin, pem: k.pem })),
     hmac_key_given: hmacKeyGiven,
     result,
+    ...(bundle === null ? {} : { bundle }),
   };
 }

@@ -1,4 +1,5 @@
-// The three ways to give the page a record: drop a file, choose one, or paste its text.
+// The three ways to give the page a record: drop a file (a record, or a bundle from
+// `runback bundle`), choose one, or paste its text.
 import { useState } from 'preact/hooks';
 import type { Source } from '../worker/protocol.js';
 
@@ -30,7 +31,7 @@ export function SourceInput(props: { onSource: (source: Source) => void; busy: b
           <span aria-hidden="true" class="drop-icon">
             ⇩
           </span>{' '}
-          Drop a record file here, or
+          Drop a record or an evidence bundle (.tar.gz) here, or
         </p>
         <label class="button primary" for="record-file">
           Choose a file…
@@ -39,7 +40,7 @@ export function SourceInput(props: { onSource: (source: Source) => void; busy: b
           id="record-file"
           class="visually-hidden"
           type="file"
-          accept=".json,application/json,text/plain"
+          accept=".json,.gz,.tgz,application/json,application/gzip,text/plain"
           disabled={props.busy}
           onChange={(e) => {
             const input = e.currentTarget;

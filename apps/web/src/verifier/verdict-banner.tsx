@@ -1,20 +1,22 @@
 // The verdict at a glance: icon, word and colour together, and what the verdict means.
-import type { VerifyResult } from '@runback/verify';
+import type { Verdict } from '@runback/verify';
 import { VERDICT_TEXT } from '../lib/explain.js';
 import type { FileFacts } from '../worker/protocol.js';
 
 /** `version` counts verifications, so a reader (or a test) can tell a new verdict from the last. */
 export function VerdictBanner(props: {
-  result: VerifyResult;
+  verdict: Verdict;
+  /** Set for an evidence bundle: the verdict covers the record and the bundle's files. */
+  bundle?: boolean;
   file: FileFacts;
   ms: number;
   version: number;
 }) {
-  const v = VERDICT_TEXT[props.result.verdict];
+  const v = VERDICT_TEXT[props.verdict];
   return (
     <section
-      class={`verdict verdict-${props.result.verdict}`}
-      data-verdict={props.result.verdict}
+      class={`verdict verdict-${props.verdict}`}
+      data-verdict={props.verdict}
       data-verification={props.version}
       aria-labelledby="verdict-word"
     >
@@ -25,7 +27,11 @@ export function VerdictBanner(props: {
         <h2 id="verdict-word" class="verdict-word">
           {v.word}
         </h2>
-        <p class="verdict-means">{v.means}</p>
+        <p class="verdict-means">
+          {props.bundle === true && props.verdict === 'invalid'
+            ? 'The bundle does not hold what its record and checksums say, or the record itself is broken; do not rely on any part of it.'
+            : v.means}
+        </p>
         <p class="file-facts">
           <span>{props.file.name}</span> ·{' '}
           <span>{props.file.bytes.toLocaleString('en')} bytes</span> · verified in{' '}

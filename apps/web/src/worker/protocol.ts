@@ -50,6 +50,39 @@ export interface DiffSide {
   readonly events: number;
 }
 
+/** One file inside a bundle, and whether SHA256SUMS lists its digest. */
+export interface BundleFile {
+  readonly path: string;
+  readonly bytes: number;
+  readonly sha256: string;
+  /** ok: listed with this digest; mismatch: unlisted or another digest; self: SHA256SUMS. */
+  readonly sums: 'ok' | 'mismatch' | 'self' | 'unchecked';
+}
+
+/** A verified evidence bundle: the result `runback verify BUNDLE --json` gives, and a listing. */
+export interface BundleView {
+  /** The verdict of the whole bundle (invalid on any bundle error, else the record's). */
+  readonly verdict: Verdict;
+  /** The top-level directory, once the archive's structure was accepted. */
+  readonly root: string | null;
+  /** Whether every bundle check passed (structure, artifacts, SHA256SUMS). */
+  readonly accepted: boolean;
+  readonly errors: readonly {
+    readonly check: string;
+    readonly code: string;
+    readonly message: string;
+  }[];
+  readonly notes: readonly string[];
+  readonly artifacts: readonly {
+    readonly name: string;
+    readonly bytes: number;
+    readonly sha256: string;
+    readonly ok: boolean;
+  }[];
+  readonly files: readonly BundleFile[];
+  readonly sums: 'ok' | 'mismatch' | 'missing' | 'unchecked';
+}
+
 /** What the worker knows about the file it read. */
 export interface FileFacts {
   readonly name: string;
@@ -70,7 +103,10 @@ export type Response =
       readonly type: 'verified';
       readonly id: number;
       readonly file: FileFacts;
-      readonly result: VerifyResult;
+      /** The record's result; null for a bundle whose record could not be read. */
+      readonly result: VerifyResult | null;
+      /** Set when the file was an evidence bundle. */
+      readonly bundle: BundleView | null;
       /** Null when the text is not strictly readable JSON: nothing to view. */
       readonly summary: RecordSummary | null;
       readonly ms: number;

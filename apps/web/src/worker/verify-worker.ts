@@ -4,7 +4,8 @@
 import { diffRecords } from '@runback/diff';
 import { readJsonStrict, verifyJson, type VerifyOptions, type VerifyResult } from '@runback/verify';
 import { diffSide } from './diff-records.js';
-import type { Request, Response, Trust } from './protocol.js';
+import { checkBundle, looksLikeBundle } from './read-bundle.js';
+import type { BundleView, Request, Response, Trust } from './protocol.js';
 import { readSource, SourceError } from './read-source.js';
 import { indexRecord, type RecordIndex } from './record-index.js';
 
@@ -14,7 +15,8 @@ interface WorkerScope {
 }
 const scope = self as unknown as WorkerScope;
 
-let current: { bytes: Uint8Array; parsed: unknown; ok: boolean; index: RecordIndex | null } | null =
+/** The file in hand: its bytes as read (a record or a bundle), and the record's index. */
+let current: { input: Uint8Array; parsed: unknown; ok: boolean; index: RecordIndex | null } | null =
   null;
 let currentFacts: { name: string; bytes: number; sha256: string } | null = null;
 
@@ -31,22 +33,38 @@ function progress(id: number, stage: 'read' | 'hash' | 'verify' | 'index', done 
   scope.postMessage({ type: 'progress', id, stage, done, total });
 }
 
-function verifyBytes(id: number, bytes: Uint8Array, trust: Trust): void {
+async function verifyBytes(id: number, input: Uint8Array, trust: Trust): Promise<void> {
   const started = performance.now();
   progress(id, 'verify');
-  const result: VerifyResult = verifyJson(bytes, optionsOf(trust));
+  let result: VerifyResult | null;
+  let bundle: BundleView | null = null;
+  let recordBytes: Uint8Array | null = input;
+  if (looksLikeBundle(input)) {
+    const checked = await checkBundle(input, optionsOf(trust));
+    result = checked.record;
+    bundle = checked.view;
+    recordBytes = checked.recordBytes;
+  } else {
+    result = verifyJson(input, optionsOf(trust));
+  }
   const ms = performance.now() - started;
   progress(id, 'index');
-  if (current === null || current.bytes !== bytes) {
-    const parsed = readJsonStrict(bytes);
-    current = { bytes, parsed: parsed.ok ? parsed.value : null, ok: parsed.ok, index: null };
+  if (current === null || current.input !== input) {
+    const parsed = recordBytes === null ? null : readJsonStrict(recordBytes);
+    current = {
+      input,
+      parsed: parsed?.ok === true ? parsed.value : null,
+      ok: parsed?.ok === true,
+      index: null,
+    };
   }
-  current.index = current.ok ? indexRecord(current.parsed, result) : null;
+  current.index = current.ok && result !== null ? indexRecord(current.parsed, result) : null;
   scope.postMessage({
     type: 'verified',
     id,
     file: currentFacts!,
     result,
+    bundle,
     summary: current.index?.summary ?? null,
     ms,
   });
@@ -65,13 +83,13 @@ async function handle(request: Request): Promise<void> {
       });
       current = null;
       currentFacts = facts;
-      verifyBytes(request.id, bytes, request.trust);
+      await verifyBytes(request.id, bytes, request.trust);
       return;
     }
     case 'reverify':
       if (current === null)
         throw new SourceError('SOURCE_READ_FAILED', 'expected a record, got none');
-      verifyBytes(request.id, current.bytes, request.trust);
+      await verifyBytes(request.id, current.input, request.trust);
       return;
     case 'rows': {
       const rows = current?.index?.rows[request.list] ?? [];
