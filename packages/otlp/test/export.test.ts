@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { verifyJson } from '@runback/verify';
 import { describe, expect, it } from 'vitest';
-import { exportOtlp, OtlpError } from '../src/index.js';
+import { exportOtlp, importOtlp, OtlpError } from '../src/index.js';
 import {
   decodedToPlain,
   ExportTraceServiceRequest,
@@ -199,5 +199,44 @@ describe('exportOtlp', () => {
       expect((error as OtlpError).code).toBe('OTLP_NOT_A_RECORD');
       expect((error as OtlpError).message).toMatch(message);
     }
+  });
+  it('with content: false, writes no prompts, answers or tool data, and keeps the rest', () => {
+    const text = readFileSync(EXAMPLE_PATH, 'utf8');
+    const json = exportOtlp(JSON.parse(text), {
+      verification: verifyJson(text),
+      content: false,
+    }).json;
+    for (const secret of [
+      'A-1029',
+      'Equifax',
+      'small-business',
+      'policy-check',
+      '"key":"runback.event"',
+      '"key":"runback.run"',
+    ]) {
+      expect(json).not.toContain(secret);
+    }
+    for (const gone of [
+      'gen_ai.input.messages',
+      'gen_ai.output.messages',
+      'gen_ai.tool.call.arguments',
+      'gen_ai.tool.call.result',
+      'gen_ai.system_instructions',
+    ]) {
+      expect(json).not.toContain(gone);
+    }
+    const spans = spansOf(JSON.parse(json));
+    expect(spans.map((s) => s.name)).toEqual(
+      spansOf(JSON.parse(exportFile(EXAMPLE_PATH).json)).map((s) => s.name),
+    );
+    expect(attributesOf(spans[1] as JsonSpan)['gen_ai.usage.input_tokens']).toBe(428);
+    expect(attributesOf(spans[2] as JsonSpan)['gen_ai.tool.name']).toBe('credit_score');
+    expect(attributesOf(spans[0] as JsonSpan)['runback.content_digest']).toBeDefined();
+    const imported = importOtlp(json);
+    expect(imported.source).toBe('genai');
+    expect(imported.events.filter((e) => e['type'] === 'tool').map((e) => e['input'])).toEqual([
+      null,
+      null,
+    ]);
   });
 });

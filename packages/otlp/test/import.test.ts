@@ -130,4 +130,59 @@ describe('importOtlp on another tool’s GenAI trace', () => {
     expect(r.run['started_at']).toBe('2026-06-16T08:53:20.100Z');
     expect(r.run['output']).toBeNull();
   });
+  it('reads content that older instrumentations put in span events', () => {
+    const trace = {
+      resourceSpans: [
+        {
+          scopeSpans: [
+            {
+              spans: [
+                {
+                  traceId: '5b8aa5a2d2c872e8321cf37308d69df2',
+                  spanId: '051581bf3cb55c13',
+                  name: 'openai.chat',
+                  kind: 3,
+                  startTimeUnixNano: '1781600000000000000',
+                  endTimeUnixNano: '1781600000500000000',
+                  attributes: [
+                    { key: 'gen_ai.system', value: { stringValue: 'openai' } },
+                    { key: 'gen_ai.request.model', value: { stringValue: 'gpt-4o' } },
+                  ],
+                  events: [
+                    {
+                      name: 'gen_ai.content.prompt',
+                      timeUnixNano: '1781600000000000000',
+                      attributes: [
+                        {
+                          key: 'gen_ai.prompt',
+                          value: { stringValue: '[{"role":"user","content":"Hi"}]' },
+                        },
+                      ],
+                    },
+                    {
+                      name: 'gen_ai.content.completion',
+                      timeUnixNano: '1781600000500000000',
+                      attributes: [
+                        {
+                          key: 'gen_ai.completion',
+                          value: {
+                            stringValue:
+                              '[{"role":"assistant","content":"Hello!","finish_reason":"stop"}]',
+                          },
+                        },
+                      ],
+                    },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    const llm = importOtlp(JSON.stringify(trace)).events.find((e) => e['type'] === 'llm');
+    expect(at(llm, 'request', 'messages')).toEqual([{ role: 'user', content: 'Hi' }]);
+    expect(at(llm, 'response', 'text')).toBe('Hello!');
+    expect(at(llm, 'response', 'finish_reason')).toBe('stop');
+  });
 });

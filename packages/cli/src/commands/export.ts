@@ -13,7 +13,7 @@ import { CliError, EXIT, messageOf, usageError } from '../errors.js';
 import type { CommandIO } from '../log/io.js';
 import { cliVersion } from '../version.js';
 
-const usage = `Usage: runback export --otlp RECORD [--out FILE] [--service-name NAME]
+const usage = `Usage: runback export --otlp RECORD [--out FILE] [--service-name NAME] [--omit-content]
                       [--pubkey PEM]... [--revoked PEM]... [--key K | --key-file F] [--json]
 
 Write a record as OpenTelemetry traces: one OTLP/JSON ExportTraceServiceRequest (what an
@@ -30,6 +30,9 @@ Options:
   --otlp                 OTLP/JSON traces (the one export format; required)
   --out FILE             write to FILE, atomically (default: standard output)
   --service-name NAME    the resource's service.name (default: the run's name)
+  --omit-content         leave out prompts, answers, tool arguments and results (and the
+                         exact events): models, tokens, tool names, times, errors and the
+                         proof facts only, for a backend that must not see content
   --pubkey PEM_FILE      pin a signer's public key for the verdict (repeatable); also
                          --revoked PEM_FILE, --key K / --key-file F (HMAC)
   --json                 with --out, print {out, run_id, trace_id, span_count, …, verdict}
@@ -48,6 +51,7 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
       otlp: { type: 'boolean', default: false },
       out: { type: 'string' },
       'service-name': { type: 'string' },
+      'omit-content': { type: 'boolean', default: false },
       pubkey: { type: 'string', multiple: true, default: [] },
       revoked: { type: 'string', multiple: true, default: [] },
       key: { type: 'string' },
@@ -80,6 +84,7 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
     result = exportOtlp(parsed.value, {
       verification,
       scopeVersion: cliVersion(),
+      content: !values['omit-content'],
       ...(values['service-name'] === undefined ? {} : { serviceName: values['service-name'] }),
     });
   } catch (err) {

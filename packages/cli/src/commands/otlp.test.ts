@@ -68,6 +68,15 @@ describe('runback export --otlp', () => {
     expect(readFileSync(out, 'utf8')).toBe(readFileSync(join(dir, 'b.json'), 'utf8'));
   });
 
+  it('--omit-content leaves prompts, answers and tool data out', async () => {
+    const full = await cli(['export', '--otlp', EXAMPLE]);
+    const bare = await cli(['export', '--otlp', EXAMPLE, '--omit-content']);
+    expect(bare.status).toBe(0);
+    expect(full.out).toContain('Equifax');
+    expect(bare.out).not.toContain('Equifax');
+    expect(bare.out).toContain('gen_ai.usage.input_tokens');
+  });
+
   it('refuses without --otlp, on non-JSON, and on JSON that is not a record', async () => {
     const dir = tempDir();
     const noFormat = await cli(['export', EXAMPLE, '--json']);

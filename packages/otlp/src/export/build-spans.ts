@@ -25,6 +25,8 @@ import type { EventView, RecordView } from './record-view.js';
 
 /** What the root span says besides the run: digests and verdict, computed by the caller. */
 export interface RootFacts {
+  /** Whether prompts, answers and tool data are written (ExportOptions.content). */
+  readonly content: boolean;
   readonly name: string;
   readonly start: number;
   readonly end: number;
@@ -89,7 +91,10 @@ export function buildSpans(
   );
   const spans = new Map<string, Span>([[rootId, rootSpan as Span]]);
   for (const p of plan.spans) {
-    const built = p.view.type === 'llm' ? llmAttributes(p.view) : toolAttributes(p.view);
+    const built =
+      p.view.type === 'llm'
+        ? llmAttributes(p.view, root.content)
+        : toolAttributes(p.view, root.content);
     ids.spanId = p.spanId;
     const span = tracer.startSpan(
       built.name,
@@ -106,7 +111,7 @@ export function buildSpans(
     const owner = spans.get(instant.parent) ?? rootSpan;
     owner.addEvent(
       `${N.EVENT_NAME_PREFIX}${instant.view.type}`,
-      baseAttributes(instant.view),
+      baseAttributes(instant.view, root.content),
       instant.view.end ?? instant.view.start,
     );
   }

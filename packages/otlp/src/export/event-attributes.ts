@@ -23,14 +23,17 @@ const PARAMS: ReadonlyArray<readonly [string, readonly string[]]> = [
   [N.ATTR_GEN_AI_REQUEST_SEED, ['seed']],
 ];
 
-/** What every exported span carries about its event. */
-export function baseAttributes(view: EventView): Attributes {
+/**
+ * What every exported span carries about its event; the event's JSON only with `content`
+ * (it holds the prompts, answers and tool data).
+ */
+export function baseAttributes(view: EventView, content: boolean): Attributes {
   return {
     [N.ATTR_RUNBACK_EVENT_INDEX]: view.index,
     [N.ATTR_RUNBACK_SEQ]: view.seq,
     [N.ATTR_RUNBACK_SPAN_ID]: view.spanId,
     ...(view.parentSpanId === null ? {} : { [N.ATTR_RUNBACK_PARENT_SPAN_ID]: view.parentSpanId }),
-    [N.ATTR_RUNBACK_EVENT]: eventJson(view.event),
+    ...(content ? { [N.ATTR_RUNBACK_EVENT]: eventJson(view.event) } : {}),
   };
 }
 
@@ -39,8 +42,11 @@ export function eventJson(event: Readonly<Record<string, unknown>>): string {
   return canonicalWithout(event, '_hash');
 }
 
-/** A model call: gen_ai.operation.name "chat". */
-export function llmAttributes(view: EventView): { name: string; attributes: Attributes } {
+/** A model call: gen_ai.operation.name "chat"; messages and tool definitions with `content`. */
+export function llmAttributes(
+  view: EventView,
+  content: boolean,
+): { name: string; attributes: Attributes } {
   const e = view.event;
   const model = isRecord(e['model']) ? e['model'] : {};
   const provider = stringOr(model['provider']);
@@ -83,20 +89,25 @@ export function llmAttributes(view: EventView): { name: string; attributes: Attr
   const output = numberOr(usage['output_tokens']);
   if (input !== undefined) a[N.ATTR_GEN_AI_USAGE_INPUT_TOKENS] = input;
   if (output !== undefined) a[N.ATTR_GEN_AI_USAGE_OUTPUT_TOKENS] = output;
-  putJson(a, N.ATTR_GEN_AI_SYSTEM_INSTRUCTIONS, systemInstructions(request['system']));
-  putJson(a, N.ATTR_GEN_AI_INPUT_MESSAGES, inputMessages(request['messages']));
-  putJson(a, N.ATTR_GEN_AI_OUTPUT_MESSAGES, outputMessages(response));
-  putJson(a, N.ATTR_GEN_AI_TOOL_DEFINITIONS, toolDefinitions(request['tools']));
+  if (content) {
+    putJson(a, N.ATTR_GEN_AI_SYSTEM_INSTRUCTIONS, systemInstructions(request['system']));
+    putJson(a, N.ATTR_GEN_AI_INPUT_MESSAGES, inputMessages(request['messages']));
+    putJson(a, N.ATTR_GEN_AI_OUTPUT_MESSAGES, outputMessages(response));
+    putJson(a, N.ATTR_GEN_AI_TOOL_DEFINITIONS, toolDefinitions(request['tools']));
+  }
   errorType(a, e['error']);
   const operation = N.GEN_AI_OPERATION_NAME_VALUE_CHAT;
   return {
     name: modelId === undefined ? operation : `${operation} ${modelId}`,
-    attributes: { ...a, ...baseAttributes(view) },
+    attributes: { ...a, ...baseAttributes(view, content) },
   };
 }
 
-/** A tool call: gen_ai.operation.name "execute_tool". */
-export function toolAttributes(view: EventView): { name: string; attributes: Attributes } {
+/** A tool call: gen_ai.operation.name "execute_tool"; arguments and result with `content`. */
+export function toolAttributes(
+  view: EventView,
+  content: boolean,
+): { name: string; attributes: Attributes } {
   const e = view.event;
   const toolName = stringOr(e['tool_name']);
   const callId = stringOr(e['tool_call_id']);
@@ -106,14 +117,15 @@ export function toolAttributes(view: EventView): { name: string; attributes: Att
   if (toolName !== undefined) a[N.ATTR_GEN_AI_TOOL_NAME] = toolName;
   if (callId !== undefined) a[N.ATTR_GEN_AI_TOOL_CALL_ID] = callId;
   a['gen_ai.tool.type'] = 'function';
-  if (e['input'] !== undefined) a[N.ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] = jsonText(e['input']);
-  if (e['output'] !== undefined && e['output'] !== null)
+  if (content && e['input'] !== undefined)
+    a[N.ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] = jsonText(e['input']);
+  if (content && e['output'] !== undefined && e['output'] !== null)
     a[N.ATTR_GEN_AI_TOOL_CALL_RESULT] = jsonText(e['output']);
   errorType(a, e['error']);
   const operation = N.GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL;
   return {
     name: toolName === undefined ? operation : `${operation} ${toolName}`,
-    attributes: { ...a, ...baseAttributes(view) },
+    attributes: { ...a, ...baseAttributes(view, content) },
   };
 }
 

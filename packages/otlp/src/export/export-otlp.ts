@@ -18,6 +18,13 @@ export interface ExportOptions {
   readonly verification: VerifyResult;
   /** `service.name` of the resource; default: the run's name, else "runback". */
   readonly serviceName?: string;
+  /**
+   * Write prompts, answers, tool arguments and results (the GenAI content attributes, and the
+   * events' exact JSON that lets an import rebuild the record); default true. With false,
+   * spans keep models, tokens, tool names, times, errors and the proof facts only — for a
+   * backend that must not see content — and an import reads them from GenAI attributes.
+   */
+  readonly content?: boolean;
   /** The instrumentation scope's version; default "0.0.0". */
   readonly scopeVersion?: string;
 }
@@ -42,7 +49,7 @@ export function exportOtlp(record: unknown, options: ExportOptions): OtlpExport 
   const view = readRecord(record);
   let root: RootFacts;
   try {
-    root = rootFacts(view, options.verification);
+    root = rootFacts(view, options.verification, options.content ?? true);
   } catch (err) {
     if (err instanceof OtlpError) throw err;
     throw new OtlpError(
@@ -75,7 +82,7 @@ export function exportOtlp(record: unknown, options: ExportOptions): OtlpExport 
 }
 
 /** The root span: the run, the record's digests and the verdict. */
-function rootFacts(view: RecordView, verification: VerifyResult): RootFacts {
+function rootFacts(view: RecordView, verification: VerifyResult, content: boolean): RootFacts {
   const { run, manifest } = view;
   const startEvent = view.events.find((e) => e.type === 'run' && e.event['phase'] === 'start');
   const endEvent = view.events.find((e) => e.type === 'run' && e.event['phase'] === 'end');
@@ -95,10 +102,10 @@ function rootFacts(view: RecordView, verification: VerifyResult): RootFacts {
       ? { [N.ATTR_RUNBACK_SCHEMA]: view.record['$schema'] }
       : {}),
   };
-  const content = stringOr(manifest['content_digest']);
+  const contentDigest = stringOr(manifest['content_digest']);
   const cassette = stringOr(replay['cassette_digest']);
   const count = numberOr(manifest['event_count']);
-  if (content !== undefined) a[N.ATTR_RUNBACK_CONTENT_DIGEST] = content;
+  if (contentDigest !== undefined) a[N.ATTR_RUNBACK_CONTENT_DIGEST] = contentDigest;
   if (cassette !== undefined) a[N.ATTR_RUNBACK_CASSETTE_DIGEST] = cassette;
   if (count !== undefined) a[N.ATTR_RUNBACK_EVENT_COUNT] = count;
   a[N.ATTR_RUNBACK_VERDICT] = verification.verdict;
@@ -114,7 +121,7 @@ function rootFacts(view: RecordView, verification: VerifyResult): RootFacts {
   // The summary in its own member order (a re-sealed record writes it as given); canonical()
   // first, so a value JSON cannot hold is refused as it is in events.
   jsonText(run);
-  a[N.ATTR_RUNBACK_RUN] = JSON.stringify(run);
+  if (content) a[N.ATTR_RUNBACK_RUN] = JSON.stringify(run);
   if (Number.isNaN(start))
     throw new OtlpError(
       'OTLP_NOT_A_RECORD',
@@ -122,6 +129,7 @@ function rootFacts(view: RecordView, verification: VerifyResult): RootFacts {
     );
   const failed = status === 'error' ? (endEvent?.event['error'] ?? run['error']) : undefined;
   return {
+    content,
     name:
       name === undefined
         ? N.GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT

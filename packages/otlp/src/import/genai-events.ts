@@ -49,7 +49,7 @@ export function eventOfSpan(
   operation: string,
   base: EventBase,
 ): Record<string, unknown> {
-  const a = span.attributes;
+  const a = contentAttributes(span);
   const common = {
     schema_version: 1,
     ...base,
@@ -138,9 +138,25 @@ function count(value: AttributeValue | undefined): number | null {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : null;
 }
 
+/**
+ * A span's attributes with the content some instrumentations put in span events instead:
+ * gen_ai.prompt / gen_ai.completion on gen_ai.content.prompt / .completion events (older
+ * conventions), gen_ai.input.messages and the like on gen_ai.client.inference.operation.details
+ * events. An attribute on the span itself wins.
+ */
+export function contentAttributes(span: OtlpSpan): ReadonlyMap<string, AttributeValue> {
+  const events = span.events.filter((e) => e.name.startsWith('gen_ai.'));
+  if (events.length === 0) return span.attributes;
+  const merged = new Map(span.attributes);
+  for (const event of events)
+    for (const [key, value] of event.attributes)
+      if (key.startsWith('gen_ai.') && !merged.has(key)) merged.set(key, value);
+  return merged;
+}
+
 /** Output of an agent span, when it says what it answered. */
 export function agentOutputOf(span: OtlpSpan): unknown {
-  const response = responseOf(span.attributes);
+  const response = responseOf(contentAttributes(span));
   if (typeof response['text'] === 'string') return response['text'];
   return isRecord(response) &&
     Array.isArray(response['tool_calls']) &&

@@ -5,7 +5,7 @@
 // exactly (runback-events.ts).
 import { OtlpError } from '../errors.js';
 import * as N from '../names.js';
-import { agentOutputOf, eventOfSpan, iso, operationOf } from './genai-events.js';
+import { agentOutputOf, contentAttributes, eventOfSpan, iso, operationOf } from './genai-events.js';
 import { inputMessagesOf } from './genai-content.js';
 import { readOtlpSpans, type OtlpSpan, type ReadLimits } from './otlp-spans.js';
 import { isRunbackExport, runbackContent } from './runback-events.js';
@@ -253,6 +253,6 @@ function runName(
 }
 
 function inputOf(agent: OtlpSpan): unknown {
-  const messages = inputMessagesOf(agent.attributes);
+  const messages = inputMessagesOf(contentAttributes(agent));
   return messages.length === 0 ? null : messages;
 }
