@@ -17,6 +17,8 @@ const COMMANDS = [
   'anchor',
   'bundle',
   'report',
+  'export',
+  'import',
 ];
 
 describe('flag mistakes on every command', () => {

@@ -63,6 +63,8 @@ describe('package names in docs and help', () => {
       'bundle',
       'report',
       'log',
+      'export',
+      'import',
     ]) {
       const io = fakeIO();
       expect(await runCli(['help', name], io)).toBe(0);
