@@ -235,6 +235,32 @@ describe.each(kinds)('transparency log on %s', (kind) => {
     expect(await db.store.logSize()).toBe(before + 1);
   });
 
+  it('hands out every checkpoint under the current key after the service key is rotated', async () => {
+    const before = await checkpointText(t);
+    const oldRead = readCheckpoint(before, { logKey });
+    const oldRun = await sealedRun(t, alice);
+    const rotatedPem = newSigningKeyPem();
+    const rotated = testApp(db.store, { ed25519PrivateKeyPem: rotatedPem });
+    const newKey = publicKeyFromPem(rotated.keys.current!.pem);
+    const now = readCheckpoint(await checkpointText(rotated), { logKey: newKey });
+    expect(now.ok).toBe(true);
+    expect(readCheckpoint(await checkpointText(rotated), { logKey }).ok).toBe(false);
+    const size = await db.store.logSize();
+    expect(now.ok && now.checkpoint.size).toBe(size);
+    // An old run's proof against the first checkpoint it was in, now signed with the new key.
+    const leaf = await db.store.logLeafOf(oldRun);
+    const token = await rotated.token('alice');
+    const proof = await json(
+      await rotated.call('GET', `/api/log/proof/${oldRun}?size=${leaf!.leaf_index + 1}`, { token }),
+    );
+    expect(verifyInclusionProof(proof, { logKey: newKey })).toMatchObject({ ok: true });
+    // New appends are signed with the new key; the log still only grew across the rotation.
+    await sealedRun(rotated, token);
+    const grew = await json(await rotated.call('GET', '/api/log/consistency?from=1'));
+    expect(verifyConsistencyProof(grew, { logKey: newKey }).ok).toBe(true);
+    expect(oldRead.ok).toBe(true);
+  });
+
   it('refuses to sign under another origin than the one the log was started with', async () => {
     const renamed = testApp(
       db.store,

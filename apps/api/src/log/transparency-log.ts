@@ -10,6 +10,7 @@ import {
   consistencyProofDocument,
   inclusionProofDocument,
   parseRecordHead,
+  readCheckpoint,
   recordLeafHash,
   signCheckpoint,
   verifyConsistencyProof,
@@ -155,13 +156,30 @@ export class TransparencyLog {
       );
       return { origin: this.origin, size: 0, root: toHex(EMPTY_ROOT), note };
     }
-    this.#expectOrigin(latest.note);
-    return {
-      origin: this.origin,
-      size: latest.tree_size,
-      root: latest.root_hash,
-      note: latest.note,
-    };
+    const note = await this.#noteOf(latest);
+    return { origin: this.origin, size: latest.tree_size, root: latest.root_hash, note };
+  }
+
+  /**
+   * The checkpoint note of a stored tree head under the current key: the stored note, or —
+   * when an earlier service key signed it (the key was rotated since) — the same tree head
+   * signed again with the current key, once the stored leaves rebuild its root. So every
+   * checkpoint the service hands out verifies with the key it publishes now.
+   */
+  async #noteOf(row: LogCheckpointRow): Promise<string> {
+    this.#expectOrigin(row.note);
+    if (readCheckpoint(row.note, { logKey: this.publicKey }).ok) return row.note;
+    await this.#cache.fill(this.#store, row.tree_size);
+    const root = this.#cache.tree.root(row.tree_size);
+    if (toHex(root) !== row.root_hash) {
+      throw internal(
+        `expected the stored leaves to rebuild the checkpoint of size ${row.tree_size}, got another root`,
+      );
+    }
+    return signCheckpoint(
+      { origin: this.origin, size: row.tree_size, root, extensions: [] },
+      this.#privateKey,
+    );
   }
 
   /** The leaf of a run, if it is logged. */
@@ -241,7 +259,6 @@ export class TransparencyLog {
     }
     const row = want === latest?.tree_size ? latest : await this.#store.logCheckpoint(want);
     if (row === undefined) throw internal(`expected a stored checkpoint of size ${want}, got none`);
-    this.#expectOrigin(row.note);
-    return row;
+    return { ...row, note: await this.#noteOf(row) };
   }
 }
