@@ -117,7 +117,7 @@ describe('evidence bundles in the verifier page', () => {
     expect(errors).toEqual([]);
   });
 
-  it('reads a bundle dropped on the page, unverified without a pinned key like the CLI', async () => {
+  it('reads a bundle dropped on the page: unverified without a pinned key, valid once pinned, like the CLI', async () => {
     const { page, errors } = await open(false);
     const file = bundles.files['genuine']!;
     const base64 = readFileSync(file).toString('base64');
@@ -131,6 +131,12 @@ describe('evidence bundles in the verifier page', () => {
     const line = cliLine(file, false);
     expect(line.verdict).toBe('unverified');
     expect(await shown(page)).toEqual(expectedFrom(line));
+    // Pinning the signer's key re-verifies the bundle in hand: now as the CLI with --pubkey.
+    await page.fill('#pem-text', SIGNER_PEM);
+    await page.selectOption('#pem-role', 'pinned');
+    await page.click('text=Add key');
+    await page.waitForSelector('[data-verdict="valid"]');
+    expect(await shown(page)).toEqual(expectedFrom(cliLine(file, true)));
     expect(errors).toEqual([]);
   });
 
