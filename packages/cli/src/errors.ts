@@ -22,6 +22,7 @@ export type CliErrorCode =
   | 'USAGE_UNREADABLE_INPUT'
   | 'USAGE_UNREADABLE_KEY'
   | 'USAGE_KEY_IS_PEM'
+  | 'USAGE_BAD_PUBLIC_KEY'
   | 'USAGE_CONFLICTING_FLAGS'
   | 'USAGE_UNKNOWN_COMMAND'
   | 'USAGE_UNKNOWN_OPTION'
@@ -41,6 +42,8 @@ export type CliErrorCode =
   | 'USAGE_BAD_GENERATED_AT'
   | 'USAGE_BAD_OUTPUT_LIMIT'
   | 'USAGE_API_KEY_MISSING'
+  | 'USAGE_API_URL'
+  | 'USAGE_BAD_REPORT'
   // runback sign
   | 'SIGN_INPUT_NOT_JSON'
   | 'SIGN_INPUT_MALFORMED'
@@ -51,6 +54,8 @@ export type CliErrorCode =
   | 'RECORD_UNREADABLE'
   | 'RECORD_NOT_VERIFIABLE'
   | 'RECORD_NOT_DELIVERED'
+  // runback record and replay: --report FILE
+  | 'REPORT_WRITE_FAILED'
   // runback recover
   | 'RECOVER_IO'
   | 'RECOVER_OUTPUT_EXISTS'

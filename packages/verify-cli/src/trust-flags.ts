@@ -1,7 +1,7 @@
 // The trust policy named on a command line: --pubkey and --revoked PEM files, an HMAC key
 // given inline (--key) or in a file (--hmac-key-file, or its older name --key-file). Used by `runback-verify`, `runback verify`
 // and `runback replay`.
-import type { VerifyOptions } from '@runback/verify';
+import { assertTrustPolicy, type VerifyOptions } from '@runback/verify';
 import { UsageError, type CommandIO } from './io.js';
 
 /** The trust flags as parseArgs returns them. */
@@ -20,8 +20,8 @@ const PEM_PROBE_BYTES = 64 * 1024;
 
 /** Reads every key file the flags name; an unreadable one is a UsageError. */
 export async function loadTrust(flags: TrustFlags, io: CommandIO): Promise<VerifyOptions> {
-  const pinned = await Promise.all((flags.pubkey ?? []).map((p) => readText('--pubkey', p, io)));
-  const revoked = await Promise.all((flags.revoked ?? []).map((p) => readText('--revoked', p, io)));
+  const pinned = await Promise.all((flags.pubkey ?? []).map((p) => readKey('--pubkey', p, io)));
+  const revoked = await Promise.all((flags.revoked ?? []).map((p) => readKey('--revoked', p, io)));
   if (flags['key-file'] !== undefined && flags['hmac-key-file'] !== undefined) {
     throw new UsageError(
       'USAGE_CONFLICTING_FLAGS',
@@ -93,6 +93,21 @@ async function readBytes(flag: string, path: string, io: CommandIO): Promise<Uin
   }
 }
 
-async function readText(flag: string, path: string, io: CommandIO): Promise<string> {
-  return new TextDecoder().decode(await readBytes(flag, path, io));
+/**
+ * Reads one public key file and checks it here, so that a bad key is reported under the flag
+ * and file the user typed (`--pubkey signer.pem: expected …`), not the option path the
+ * library sees (`trust.pinned[0]`).
+ */
+async function readKey(flag: string, path: string, io: CommandIO): Promise<string> {
+  const text = new TextDecoder().decode(await readBytes(flag, path, io));
+  try {
+    assertTrustPolicy({ pinned: [text] });
+  } catch (err) {
+    const message = (err instanceof Error ? err.message : String(err)).replace(
+      /^trust\.pinned\[0\]:\s*/,
+      '',
+    );
+    throw new UsageError('USAGE_BAD_PUBLIC_KEY', `${flag} ${path}: ${message}`);
+  }
+  return text;
 }

@@ -82,12 +82,24 @@ describe('stripOneNewline', () => {
 
 describe('loadTrust', () => {
   it('reads --pubkey, --revoked and --key-file; an unreadable file is a coded UsageError', async () => {
-    const { io } = fakeIO({ a: 'PEM-A', b: 'PEM-B', s: 'secret\n' });
+    const keyA = readFileSync(join(CORPUS_DIR, 'keys', 'producer.pub.pem'), 'utf8');
+    const keyB = readFileSync(join(CORPUS_DIR, 'keys', 'attacker.pub.pem'), 'utf8');
+    const { io } = fakeIO({ a: keyA, b: keyB, s: 'secret\n', bad: 'PEM-A' });
     expect(await loadTrust({ pubkey: ['a'], revoked: ['b'], 'key-file': 's' }, io)).toEqual({
-      pinned: ['PEM-A'],
-      revoked: ['PEM-B'],
+      pinned: [keyA],
+      revoked: [keyB],
       hmacKey: new TextEncoder().encode('secret'),
     });
+    // A file that is not a public key is named by its flag and path, not an option path.
+    for (const flag of ['pubkey', 'revoked'] as const) {
+      const bad = loadTrust({ [flag]: ['a', 'bad'] }, io);
+      await expect(bad).rejects.toMatchObject({
+        code: 'USAGE_BAD_PUBLIC_KEY',
+        message: expect.stringMatching(
+          new RegExp(`^--${flag} bad: expected one "-----BEGIN PUBLIC KEY-----" PEM block`),
+        ) as unknown,
+      });
+    }
     expect(await loadTrust({ key: 'inline' }, io)).toEqual({ hmacKey: 'inline' });
     expect(await loadTrust({}, io)).toEqual({});
     const failure = loadTrust({ pubkey: ['missing.pem'] }, io);

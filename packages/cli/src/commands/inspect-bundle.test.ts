@@ -32,7 +32,8 @@ describe('runback inspect on a bundle', () => {
     ]);
     const human = fakeIO();
     expect(await runCli(['inspect', bundle], human)).toBe(0);
-    expect(human.out()).toMatch(/^bundle run_a3f1b90c\/: README\.txt, SHA256SUMS/);
+    expect(human.out().split('\n')[0]).toMatch(/^UNVERIFIED /); // the verdict first
+    expect(human.out()).toMatch(/^bundle run_a3f1b90c\/: README\.txt, SHA256SUMS/m);
   });
 
   it('refuses a gzip file that is not a bundle', async () => {

@@ -1,4 +1,4 @@
-import { generateEd25519KeyPair, keyId, sealRecord } from '@runback/sign';
+import { generateEd25519KeyPair, keyId, publicKeyToPem, sealRecord } from '@runback/sign';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -94,13 +94,17 @@ describe('runback inspect', () => {
     expect(Object.keys(s['events_by_type'] as object)).toEqual(['run', 'tool', 'env', 'llm']); // most frequent first
   });
 
-  it('human output: a header line and the key facts in aligned sections', async () => {
+  it('human output: the verdict, a header line and the key facts in aligned sections', async () => {
     const path = write(signed);
     const io = fakeIO();
     expect(await runCli(['inspect', path], io)).toBe(0);
     const text = io.out();
     const lines = text.split('\n');
-    expect(lines[0]).toBe(`loan-approval-agent  ${RUN_ID} · ${path}`);
+    expect(lines[0]).toBe(
+      `UNVERIFIED  intact (chain and digests check out) and signed Ed25519 by key ${keyId(keys.publicKey)}; pass --pubkey SIGNER.pub.pem (or --key for HMAC) to prove the signer`,
+    );
+    expect(lines[1]).toBe('');
+    expect(lines[2]).toBe(`loan-approval-agent  ${RUN_ID} · ${path}`);
     expect(text).toMatch(/^ {2}status {4}error$/m);
     expect(text).toMatch(/^ {2}duration {2}2\.95 s$/m);
     expect(text).toContain('events    6  (run 2 · tool 2 · env 1 · llm 1)');
@@ -117,7 +121,7 @@ describe('runback inspect', () => {
     expect(header?.length).toBe(row?.length);
   });
 
-  it('shows a tampered record as invalid, naming the failed checks', async () => {
+  it('shows a tampered record as INVALID first, naming the failed checks, and exits 1', async () => {
     const tampered = structuredClone(signed) as unknown as { events: Record<string, unknown>[] };
     (tampered.events[1] as { usage: unknown }).usage = {
       input_tokens: 1,
@@ -125,7 +129,7 @@ describe('runback inspect', () => {
       total_tokens: 2,
     };
     const io = fakeIO();
-    expect(await runCli(['inspect', write(tampered), '--json'], io)).toBe(0);
+    expect(await runCli(['inspect', write(tampered), '--json'], io)).toBe(1);
     const s = JSON.parse(io.out()) as {
       chain: { verdict: string; failed: string[] };
       llm: { total_tokens: number };
@@ -135,8 +139,10 @@ describe('runback inspect', () => {
     expect(s.llm.total_tokens).toBe(2); // inspect shows what the record says; the chain says it was edited
 
     const human = fakeIO();
-    await runCli(['inspect', write(tampered)], human);
-    expect(human.out()).toContain('INVALID');
+    expect(await runCli(['inspect', write(tampered)], human)).toBe(1);
+    expect(
+      human.out().startsWith('INVALID  this record does not verify (chain, digest failed)'),
+    ).toBe(true);
     expect(human.out()).toContain('✗ chain');
     expect(human.out()).toMatch(/chain: .*event 1/);
   });
@@ -165,6 +171,26 @@ describe('runback inspect', () => {
     expect(io.out()).toContain('evil\\u001b[2J');
   });
 
+  it('--pubkey pins the signer: VALID and exit 0; another key: UNVERIFIED and exit 2', async () => {
+    const dir = tempDir();
+    const pub = join(dir, 'signer.pub.pem');
+    writeFileSync(pub, publicKeyToPem(keys.publicKey));
+    const other = join(dir, 'other.pub.pem');
+    writeFileSync(other, publicKeyToPem(generateEd25519KeyPair().publicKey));
+    const path = write(signed);
+    const valid = fakeIO();
+    expect(await runCli(['inspect', path, '--pubkey', pub], valid)).toBe(0);
+    expect(valid.out()).toMatch(
+      /^VALID {2}intact and signed Ed25519 by key [0-9a-f]+, a key you trust/,
+    );
+    const json = fakeIO();
+    expect(await runCli(['inspect', path, '--pubkey', pub, '--json'], json)).toBe(0);
+    expect(JSON.parse(json.out())).toMatchObject({ verdict: 'valid', chain: { verdict: 'valid' } });
+    const unpinned = fakeIO();
+    expect(await runCli(['inspect', path, '--pubkey', other], unpinned)).toBe(2);
+    expect(unpinned.out()).toMatch(/^UNVERIFIED .*which is not a key you gave/);
+  });
+
   it('reads standard input with "-"', async () => {
     const io = fakeIO({ stdin: JSON.stringify(signed) });
     expect(await runCli(['inspect', '-', '--json'], io)).toBe(0);
@@ -191,9 +217,9 @@ describe('runback inspect', () => {
     expect(io.out()).toBe('');
   });
 
-  it('summarizes a record that is an object but not a valid record, and says why', async () => {
+  it('summarizes a record that is an object but not a valid record, says why, and exits 1', async () => {
     const io = fakeIO();
-    expect(await runCli(['inspect', write({ hello: 'world' }), '--json'], io)).toBe(0);
+    expect(await runCli(['inspect', write({ hello: 'world' }), '--json'], io)).toBe(1);
     const s = JSON.parse(io.out()) as {
       event_count: number;
       chain: { verdict: string; failed: string[] };

@@ -67,6 +67,10 @@ describe('summarizeRecord', () => {
       started_at: '2026-06-14T02:47:11.000Z',
       ended_at: '2026-06-14T02:47:13.950Z',
       duration_ms: 2950,
+      // From the run start and end events, too.
+      input: { applicant: 'A-1029' },
+      output: null,
+      error: { name: 'TimeoutError', message: 'bank_statements failed' },
     });
   });
 

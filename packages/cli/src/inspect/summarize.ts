@@ -3,6 +3,12 @@
 // result) in, summary out. It reads defensively — a malformed record still summarizes, and
 // the chain section says what is wrong with it.
 import type { VerifyResult } from '@runback/verify';
+import { runFacts, type ProgramFacts } from './facts.js';
+import { asObject, str, type Json } from './read-json.js';
+import { toolCallsOf, type ToolCall } from './tool-calls.js';
+
+export type { ProgramFacts } from './facts.js';
+export type { ToolCall } from './tool-calls.js';
 
 /** Token use summed over a set of llm calls. Missing counts add nothing. */
 export interface TokenTotals {
@@ -54,7 +60,18 @@ export interface RecordSummary {
     readonly started_at: string | null;
     readonly ended_at: string | null;
     readonly duration_ms: number | null;
+    /** What the run was given (`run.input`, else the run start event's). */
+    readonly input: unknown;
+    /** How it ended: its final output (`run.output`, else the run end event's) or its error. */
+    readonly output: unknown;
+    readonly error: unknown;
   };
+  /** A program recorded by `runback record` (its command line, exit status and output). */
+  readonly program: ProgramFacts | null;
+  /** The text of the model's last answer. */
+  readonly answer: string | null;
+  /** Every tool call in order, with its input and its output or error. */
+  readonly tool_calls: readonly ToolCall[];
   readonly generated_at: string | null;
   readonly event_count: number;
   /** Event count per `type`, most frequent first. */
@@ -67,8 +84,6 @@ export interface RecordSummary {
   readonly errors: readonly EventError[];
   readonly chain: ChainStatus;
 }
-
-type Json = Record<string, unknown>;
 
 /** Summarizes a parsed record; `verification` is verifyJson's result for the same bytes. */
 export function summarizeRecord(record: unknown, verification: VerifyResult): RecordSummary {
@@ -83,6 +98,7 @@ export function summarizeRecord(record: unknown, verification: VerifyResult): Re
   const end = events.find((e) => e['type'] === 'run' && e['phase'] === 'end');
   const startedAt = str(run['started_at']) ?? str(start?.['ts_start']) ?? earliest(events);
   const endedAt = str(run['ended_at']) ?? str(end?.['ts_end']) ?? null;
+  const facts = runFacts(run, start, end, events);
 
   const byType = new Map<string, number>();
   const models = new Map<
@@ -146,7 +162,13 @@ export function summarizeRecord(record: unknown, verification: VerifyResult): Re
       started_at: startedAt,
       ended_at: endedAt,
       duration_ms: durationMs(startedAt, endedAt),
+      input: facts.input,
+      output: facts.output,
+      error: facts.error,
     },
+    program: facts.program,
+    answer: facts.answer,
+    tool_calls: toolCallsOf(events),
     generated_at: str(manifest['generated_at']),
     event_count: events.length,
     events_by_type: Object.fromEntries(sortedCounts(byType)),
@@ -239,14 +261,4 @@ function bump(map: Map<string, number>, key: string): void {
 /** A token count: a finite number >= 0, else nothing. */
 function count(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0;
-}
-
-function str(value: unknown): string | null {
-  return typeof value === 'string' ? value : null;
-}
-
-function asObject(value: unknown): Json | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Json)
-    : undefined;
 }
