@@ -239,4 +239,18 @@ describe('exportOtlp', () => {
       null,
     ]);
   });
+  it('exports a record whose times are not ISO 8601 (a reader accepts any non-empty text)', () => {
+    const record = readRecord(EXAMPLE_PATH) as unknown as { events: Record<string, unknown>[] };
+    (record.events[2] as Record<string, unknown>)['ts_start'] = 'shortly after the first call';
+    (record.events[2] as Record<string, unknown>)['ts_end'] = 'later';
+    const spans = spansOf(
+      JSON.parse(exportOtlp(record, { verification: verifyJson(JSON.stringify(record)) }).json),
+    );
+    const tool = spans.find(
+      (s) => attributesOf(s)['gen_ai.tool.name'] === 'credit_score',
+    ) as JsonSpan;
+    const chat = spans[1] as JsonSpan;
+    expect(tool.startTimeUnixNano).toBe(chat.startTimeUnixNano);
+    expect(tool.endTimeUnixNano).toBe(tool.startTimeUnixNano);
+  });
 });

@@ -40,9 +40,9 @@ export function readRecord(record: unknown): RecordView {
   const runId = stringOr(manifest['run_id']) ?? stringOr(run['run_id']);
   if (runId === undefined || runId === '')
     fail('manifest.run_id', 'a non-empty string', manifest['run_id']);
-  const views = events.map((event: unknown, index) => readEvent(event, index));
-  views.sort((a, b) => a.seq - b.seq || a.index - b.index);
-  return { record, runId, run, manifest, events: views };
+  const read = events.map((event: unknown, index) => readEvent(event, index));
+  read.sort((a, b) => a.seq - b.seq || a.index - b.index);
+  return { record, runId, run, manifest, events: withTimes(read) };
 }
 
 function readEvent(event: unknown, index: number): EventView {
@@ -59,9 +59,11 @@ function readEvent(event: unknown, index: number): EventView {
     fail(`${at}.span_id`, 'a non-empty string', spanId);
   if (parent !== null && parent !== undefined && typeof parent !== 'string')
     fail(`${at}.parent_span_id`, 'a string or null', parent);
-  const start = instant(event['ts_start'], `${at}.ts_start`);
+  // A reader requires only non-empty strings here (docs/spec.md §5): a time that is not
+  // ISO 8601 is NaN for now and borrows its neighbour's below.
+  const start = instant(event['ts_start']);
   const endText = event['ts_end'];
-  const end = endText === null || endText === undefined ? null : instant(endText, `${at}.ts_end`);
+  const end = endText === null || endText === undefined ? null : instant(endText);
   return {
     event,
     index,
@@ -74,12 +76,32 @@ function readEvent(event: unknown, index: number): EventView {
   };
 }
 
-/** An ISO 8601 time with a zone, as milliseconds since the epoch. */
-export function instant(value: unknown, at: string): number {
-  const ms =
-    typeof value === 'string' && /(Z|[+-]\d{2}:\d{2})$/i.test(value) ? Date.parse(value) : NaN;
-  if (Number.isNaN(ms)) fail(at, 'an ISO 8601 date-time with a zone', value);
-  return ms;
+/** An ISO 8601 time with a zone as milliseconds since the epoch, else NaN. */
+function instant(value: unknown): number {
+  return typeof value === 'string' && /(Z|[+-]\d{2}:\d{2})$/i.test(value) ? Date.parse(value) : NaN;
+}
+
+/**
+ * Events in seq order with a start time each: one whose ts_start is not an ISO 8601 time takes the
+ * start of the event before it (the first such, of the first timed event), and an unreadable
+ * ts_end becomes none. A record with no readable time at all cannot be placed on a timeline.
+ */
+function withTimes(events: readonly EventView[]): EventView[] {
+  const first = events.find((e) => !Number.isNaN(e.start));
+  if (first === undefined && events.length > 0) {
+    fail(
+      "some event's ts_start",
+      'an ISO 8601 date-time with a zone',
+      events[0]?.event['ts_start'],
+    );
+  }
+  let previous = first?.start ?? 0;
+  return events.map((e) => {
+    const start = Number.isNaN(e.start) ? previous : e.start;
+    previous = start;
+    const end = e.end === null || Number.isNaN(e.end) ? null : e.end;
+    return start === e.start && end === e.end ? e : { ...e, start, end };
+  });
 }
 
 function fail(at: string, expected: string, got: unknown): never {
