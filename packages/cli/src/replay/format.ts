@@ -27,6 +27,7 @@ export function formatReplayReport(
       missing: 'the replay stopped making calls',
       extra: 'the replay made a call the record does not hold',
       miss: 'no recorded call answers it (a replay miss: the call failed there)',
+      moved: `the call moved: the record holds it at call ${d.nearest?.call ?? '?'}`,
     }[d.reason];
     lines.push(
       `${style.red('✗ DIVERGED')} at call ${d.call} (${callLabel(d)}): ${why}  (${report.mode} replay of ${t(recordPath)})`,
@@ -50,6 +51,7 @@ export function formatReplayReport(
         missing: 'the record holds a call the replay did not make',
         extra: 'the replay made a call the record does not hold',
         miss: 'a replay miss',
+        moved: 'the call moved',
       }[first.reason];
       lines.push(`  first departure at call ${first.call} (${callLabel(first)}): ${firstWhy}`);
     }

@@ -20,9 +20,11 @@ export interface Divergence {
   /**
    * `request`: the n-th calls were asked different things; `output`: same request, different
    * answer (a call that went live); `missing`: the replay made fewer calls; `extra`: more;
-   * `miss`: the replay made a call no recorded call answers, and the agent was failed there.
+   * `miss`: the replay made a call no recorded call answers, and the agent was failed there;
+   * `moved`: the replay made a recorded call (same kind, key and answer) at another point of the
+   * stream — `call` is where the replay made it, `nearest` where the record holds it.
    */
-  readonly reason: 'request' | 'output' | 'missing' | 'extra' | 'miss';
+  readonly reason: 'request' | 'output' | 'missing' | 'extra' | 'miss' | 'moved';
   readonly recordedSeq: number | null;
   readonly replayedSeq: number | null;
   /** The request's differences from the recorded call (for a miss: from `nearest`). */
@@ -31,7 +33,7 @@ export interface Divergence {
   /**
    * For a miss: the recorded call the missed one was compared with (its 1-based position in the
    * record's stream and its seq, as `recordedSeq`); null when the record had no call of that
-   * kind left, and for other reasons.
+   * kind left. For a moved call: where the record holds it. Null for other reasons.
    */
   readonly nearest: { readonly call: number; readonly seq: number } | null;
   /** What the agent was told when a replay miss stopped it (also when no call event holds it). */
@@ -100,6 +102,9 @@ function positionalDivergence(
       call !== undefined && call.kind === other.kind && call.key === other.key;
     const inserted = same(b[i + 1], x); // the replay made y, then went on as recorded
     const skipped = same(a[i + 1], y); // the replay left x out
+    // Or a call the record holds at another point (a read whose place an interleaving changed).
+    const moved = movedCall(a, b, i);
+    if (moved !== null) return moved;
     if (inserted || skipped) {
       const only = inserted ? y : x;
       return {
@@ -127,6 +132,51 @@ function positionalDivergence(
     };
   }
   return null;
+}
+
+/**
+ * The first stream difference at position `i` as a moved call, when it is one: the replay's call
+ * there is one the record holds later (it came earlier in the replay), or the record's call there
+ * is one the replay made later. Identity is kind, key and answer, so a UUID read moved is its
+ * value found elsewhere, not merely another read of the same kind.
+ */
+function movedCall(
+  a: readonly RecordedCall[],
+  b: readonly RecordedCall[],
+  i: number,
+): Omit<Divergence, 'message' | 'departure'> | null {
+  const x = a[i] as RecordedCall;
+  const y = b[i] as RecordedCall;
+  const sameCall = (p: RecordedCall, q: RecordedCall) =>
+    p.kind === q.kind &&
+    p.key === q.key &&
+    canonical(p.output ?? null) === canonical(q.output ?? null);
+  const later = (list: readonly RecordedCall[], target: RecordedCall) => {
+    for (let j = i + 1; j < list.length; j++)
+      if (sameCall(list[j] as RecordedCall, target)) return j;
+    return -1;
+  };
+  // The replay made y early, or x late; one step is a call inserted or left out (the streams
+  // shifted by it), which is reported as extra or missing.
+  const shifted = (j: number) => (j === i + 1 ? -1 : j);
+  const inRecord = shifted(later(a, y));
+  const inReplay = inRecord === -1 ? shifted(later(b, x)) : -1;
+  if (inRecord === -1 && inReplay === -1) return null;
+  const [call, recordedAt, replayedAt, at] =
+    inRecord !== -1
+      ? [y, a[inRecord] as RecordedCall, y, { call: i + 1, recorded: inRecord + 1 }]
+      : [x, x, b[inReplay] as RecordedCall, { call: inReplay + 1, recorded: i + 1 }];
+  return {
+    call: at.call,
+    kind: call.kind,
+    name: call.name,
+    reason: 'moved',
+    recordedSeq: recordedAt.seq,
+    replayedSeq: replayedAt.seq,
+    input: [],
+    output: [],
+    nearest: { call: at.recorded, seq: recordedAt.seq },
+  };
 }
 
 /** Whether two run outputs are equal as the format compares them (canonically). */

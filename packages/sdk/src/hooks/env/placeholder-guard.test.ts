@@ -68,7 +68,7 @@ describe('guardedFetch', () => {
 });
 
 describe('node:http requests', () => {
-  const send = (headers: Record<string, string> | [string, string][], later?: [string, string]) =>
+  const send = (headers: Record<string, string> | string[], later?: [string, string]) =>
     new Promise<unknown>((resolve) => {
       try {
         const url = new URL(server.url);
@@ -90,9 +90,7 @@ describe('node:http requests', () => {
     expect(await send({ authorization: `Bearer ${PLACEHOLDER_CREDENTIAL}` })).toBe(
       'REPLAY_PLACEHOLDER_CREDENTIAL',
     );
-    expect(await send([['x-api-key', PLACEHOLDER_CREDENTIAL]])).toBe(
-      'REPLAY_PLACEHOLDER_CREDENTIAL',
-    );
+    expect(await send(['x-api-key', PLACEHOLDER_CREDENTIAL])).toBe('REPLAY_PLACEHOLDER_CREDENTIAL');
     expect(await send({}, ['authorization', `Bearer ${PLACEHOLDER_CREDENTIAL}`])).toBe(
       'REPLAY_PLACEHOLDER_CREDENTIAL',
     );
