@@ -16,6 +16,12 @@ export interface Scope {
    * answering an environment read (a fetch), whose own clock reads are not the agent's.
    */
   readonly kind: 'run' | 'llm' | 'tool' | 'env';
+  /**
+   * Set while an instrumented client's own (custom) fetch runs: a model call that reaches the
+   * global fetch from there is recorded at the wire, as that fetch sent it (providers/
+   * recording-fetch.ts), and `seen` says that it was.
+   */
+  readonly wire?: { seen: boolean };
 }
 
 const storage = new AsyncLocalStorage<Scope>();

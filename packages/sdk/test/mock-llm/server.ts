@@ -28,7 +28,11 @@ export interface StreamPlan {
 /** One scripted reply. */
 export type MockReply =
   | { readonly json: unknown; readonly status?: number; readonly headers?: Record<string, string> }
-  | { readonly sse: readonly SseFrame[]; readonly plan?: StreamPlan }
+  | {
+      readonly sse: readonly SseFrame[];
+      readonly plan?: StreamPlan;
+      readonly headers?: Record<string, string>;
+    }
   | { readonly text: string; readonly status: number };
 
 /** A running mock server. */
@@ -53,6 +57,11 @@ export interface MockServerOptions {
   readonly headers?: 'provider' | 'none';
   /** The reply when none is queued; default a 599 text answer naming the mistake. */
   readonly whenEmpty?: MockReply;
+  /**
+   * Answers a request from its content before the queue is consulted (undefined: use the queue),
+   * so that concurrent requests get the same answers whatever order they arrive in.
+   */
+  readonly route?: (request: ReceivedRequest) => MockReply | undefined;
 }
 
 const REQUEST_ID = 'req_mock_0001';
@@ -68,13 +77,14 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     const parts: Buffer[] = [];
     req.on('data', (part: Buffer) => parts.push(part));
     req.on('end', () => {
-      requests.push({
+      const received: ReceivedRequest = {
         method: req.method ?? '',
         path: req.url ?? '',
         headers: req.headers,
         body: Buffer.concat(parts).toString('utf8'),
-      });
-      const reply = queue.shift() ?? options.whenEmpty;
+      };
+      requests.push(received);
+      const reply = options.route?.(received) ?? queue.shift() ?? options.whenEmpty;
       const writes: Uint8Array[] = [];
       sent.push(writes);
       if (options.headers === 'none') res.sendDate = false;
@@ -131,6 +141,7 @@ async function answer(
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache',
     ...idHeaders,
+    ...reply.headers,
   });
   res.flushHeaders();
   const plan = reply.plan ?? {};

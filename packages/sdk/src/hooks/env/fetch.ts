@@ -28,12 +28,18 @@ export function capturedFetch(original: typeof fetch): typeof fetch {
   return async function fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
     const scope = captureScope('fetch');
     const providers = captureScope('providers');
-    if (scope === undefined && providers === undefined) return quiet(() => original(input, init));
+    const wire = wireCall();
+    if (scope === undefined && providers === undefined && wire === undefined) {
+      return quiet(() => original(input, init));
+    }
     const request = new Request(input, init);
     const next = (req: Request) => quiet(() => original(req));
-    if (providers !== undefined) {
+    if (providers !== undefined || wire !== undefined) {
       const handled = interceptProviderCall(request, next);
-      if (handled !== undefined) return handled;
+      if (handled !== undefined) {
+        if (wire !== undefined) wire.seen = true;
+        return handled;
+      }
     }
     if (scope === undefined) return next(request);
 
@@ -95,6 +101,15 @@ export function capturedFetch(original: typeof fetch): typeof fetch {
     emitEnv(scope, 'fetch', key, output, { callSeq: seq, tsStart, extra });
     return replacement;
   };
+}
+
+/**
+ * The marker of an instrumented client's custom fetch running now (session/context.ts), when
+ * its model calls are to be recorded here, at the wire.
+ */
+function wireCall(): { seen: boolean } | undefined {
+  const scope = currentScope();
+  return scope?.kind === 'run' ? scope.wire : undefined;
 }
 
 /**

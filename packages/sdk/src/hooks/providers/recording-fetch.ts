@@ -2,10 +2,18 @@
 // `fetch` option (OpenAI, Anthropic, and others built the same way). Outside a run, and for
 // any request that is not a model API call, it is the wrapped fetch called with the very same
 // arguments, so options a Request cannot carry (undici's `dispatcher`) still reach it.
+//
+// Where the call is recorded (docs/guides/replay.md, "Custom fetch"): wrapping the global
+// fetch, here, before it is sent; wrapping a custom fetch, at the wire — the custom fetch runs
+// first, and the request it sends through the global fetch is recorded (wire.ts), so the record
+// holds what was sent and a replay still runs the custom fetch's request side. A custom fetch
+// that never reaches the global fetch (its own transport, a canned answer) is recorded here
+// after it answers, as the client sent and received it; in a replay it is not run.
 import { argError } from '../../core/errors.js';
-import { currentScope } from '../../session/context.js';
+import { currentScope, runInScope, type Scope } from '../../session/context.js';
 import { codecFor } from './codecs.js';
 import { interceptProviderCall } from './intercept.js';
+import { hookGlobalFetch, isGlobalFetch } from './wire.js';
 
 /** The fetch signature the provider clients take. */
 export type FetchFunction = (
@@ -27,13 +35,16 @@ export function runbackFetch(fetchImpl?: FetchFunction): FetchFunction {
   }
   if (fetchImpl !== undefined && isRecordingFetch(fetchImpl)) return fetchImpl;
   const send: FetchFunction = fetchImpl ?? ((input, init) => globalThis.fetch(input, init));
+  const custom = fetchImpl !== undefined && !isGlobalFetch(fetchImpl);
+  if (custom) hookGlobalFetch();
 
   const recording: FetchFunction = (input, init) => {
     const scope = currentScope();
     // Outside a run, or inside a call already being recorded: exactly the wrapped fetch.
-    if (scope === undefined || scope.kind === 'llm' || !isModelCall(input, init)) {
-      return send(input, init);
-    }
+    if (scope === undefined || scope.kind === 'llm') return send(input, init);
+    // A custom fetch runs first, whatever the URL it was given (a gateway's may name no API).
+    if (custom) return atTheWire(send, input, init, scope);
+    if (!isModelCall(input, init)) return send(input, init);
     let request: Request;
     try {
       request = new Request(input, init);
@@ -49,6 +60,35 @@ export function runbackFetch(fetchImpl?: FetchFunction): FetchFunction {
   };
   Object.defineProperty(recording, RECORDING, { value: true });
   return recording;
+}
+
+/**
+ * Runs a custom fetch with its model calls recorded at the wire (wire.ts). When none reached the
+ * global fetch, the call is recorded as the client sent it and the custom fetch answered; in a
+ * replay the recorded answer is served instead (the custom fetch has run, and any request it
+ * sent its own way went out).
+ */
+async function atTheWire(
+  send: FetchFunction,
+  input: string | URL | Request,
+  init: RequestInit | undefined,
+  scope: Scope,
+): Promise<Response> {
+  // What the client handed over, kept for the case where nothing reaches the wire.
+  let fallback: Request | undefined;
+  let args: Parameters<FetchFunction> = [input, init];
+  if (isModelCall(input, init)) {
+    try {
+      fallback = new Request(input, init);
+      if (!sendableAsGiven(input, init)) args = [fallback.clone()];
+    } catch {
+      fallback = undefined;
+    }
+  }
+  const wire = { seen: false };
+  const response = await runInScope({ ...scope, wire }, () => send(...args));
+  if (wire.seen || fallback === undefined) return response;
+  return interceptProviderCall(fallback, () => Promise.resolve(response)) ?? response;
 }
 
 /** Whether `fn` is a fetch made by {@link runbackFetch}. */
