@@ -10,7 +10,7 @@ import {
   ErrorSchema,
   EventBatchSchema,
   EventSchema,
-  InclusionProofSchema,
+  InclusionProofAnswerSchema,
   LogConsistencyQuerySchema,
   LogProofQuerySchema,
   PublishedKeysSchema,
@@ -237,11 +237,17 @@ export function openApiDocument(): Json {
             { ...runId, name: 'run_id' },
             ...queryParameters(LogProofQuerySchema).map((p) => ({
               ...p,
-              description: 'Prove against the checkpoint of this tree size (default: the latest)',
+              description:
+                p['name'] === 'size'
+                  ? 'Prove against the checkpoint of this tree size (default: the latest)'
+                  : "Add the consistency proof from the checkpoint of this older tree size to the proof's",
             })),
           ],
           responses: {
-            '200': ok('The inclusion proof document', InclusionProofSchema),
+            '200': ok(
+              'The inclusion proof document (with ?from=, its `consistency` member is the consistency proof from that size)',
+              InclusionProofAnswerSchema,
+            ),
             '400': errorResponse('Tree size out of range'),
             '401': errorResponse('No or wrong key'),
             '404': errorResponse('No such run in this project, or no log'),

@@ -174,8 +174,14 @@ export const ApiKeyCreatedSchema = ApiKeySchema.extend({ token: z.string() });
 const treeSize = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const hexHash = z.string().regex(/^[0-9a-f]{64}$/);
 
-/** `GET /api/log/proof/:run_id` query: prove against the checkpoint of this size. */
-export const LogProofQuerySchema = z.object({ size: treeSize.optional() });
+/**
+ * `GET /api/log/proof/:run_id` query: prove against the checkpoint of tree size `size`, and
+ * with `from` add the consistency proof from that older size.
+ */
+export const LogProofQuerySchema = z.object({
+  size: treeSize.optional(),
+  from: treeSize.optional(),
+});
 
 /** `GET /api/log/consistency` query. */
 export const LogConsistencyQuerySchema = z.object({
@@ -206,6 +212,13 @@ export const ConsistencyProofSchema = z.object({
   old_checkpoint: z.string(),
   new_checkpoint: z.string(),
   proof: z.array(hexHash),
+});
+
+/** The proof endpoint's answer: with `?from=`, the consistency proof rides along. */
+export const InclusionProofAnswerSchema = InclusionProofSchema.extend({
+  consistency: ConsistencyProofSchema.optional().describe(
+    "With ?from=SIZE: the consistency proof from the checkpoint of SIZE to this proof's checkpoint",
+  ),
 });
 
 /** `GET /api/log/checkpoint` with `Accept: application/json`. */

@@ -197,6 +197,21 @@ describe('SDK → API → log proof → runback verify --proof --log-key', () =>
     ]);
     expect(notGrew.status).toBe(1);
     expect(notGrew.json.ok).toBe(false);
+    // One request for both: the proof with ?from=2 carries the consistency proof from the
+    // old checkpoint; the CLI accepts the document as a proof, and its consistency member.
+    const both = JSON.parse(await (await get(`/api/log/proof/${third}?from=2`)).text()) as {
+      consistency: unknown;
+    };
+    const bothFile = join(dir, 'gamma.proof-from-2.json');
+    writeFileSync(bothFile, JSON.stringify(both));
+    expect(
+      runback(['verify', '--json', recordFile, '--proof', bothFile, '--log-key', keyFile]).json,
+    ).toMatchObject({ checks: { proof: true }, errors: [] });
+    const fromFile = join(dir, 'from-2.consistency.json');
+    writeFileSync(fromFile, JSON.stringify(both.consistency));
+    expect(
+      runback(['log', 'verify', '--json', '--proof', fromFile, '--log-key', keyFile]),
+    ).toMatchObject({ status: 0, json: { ok: true } });
     expect(second).not.toBe(first);
   });
 });

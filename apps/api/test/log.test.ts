@@ -123,6 +123,15 @@ describe.each(kinds)('transparency log on %s', (kind) => {
       );
       expect(old['tree_size']).toBe(index + 1);
       expect(verifyInclusionProof(old, { logKey, expectHead: head }).ok).toBe(true);
+      // With ?from=, the consistency proof from that older checkpoint rides along.
+      const both = await json(
+        await t.call('GET', `/api/log/proof/${runId}?from=${index + 1}`, { token }),
+      );
+      expect(verifyInclusionProof(both, { logKey, expectHead: head }).ok).toBe(true);
+      expect(verifyConsistencyProof(both['consistency'], { logKey })).toMatchObject({
+        ok: true,
+        checkpoint: { size },
+      });
       // Another run's proof is not this record's.
       const other = runs[(i + 1) % runs.length] as string;
       const otherToken = (i + 1) % 2 === 0 ? alice : bob;
@@ -164,6 +173,7 @@ describe.each(kinds)('transparency log on %s', (kind) => {
   });
 
   it('answers bad log requests with the one error shape', async () => {
+    const firstRun = await sealedRun(t, alice);
     const size = await db.store.logSize();
     const cases: [string, string | undefined, number, string][] = [
       ['/api/log/consistency', undefined, 400, 'VALIDATION_FAILED'],
@@ -172,6 +182,9 @@ describe.each(kinds)('transparency log on %s', (kind) => {
       [`/api/log/consistency?from=${size + 1}`, undefined, 400, 'TREE_SIZE_OUT_OF_RANGE'],
       ['/api/log/consistency?from=3&to=2', undefined, 400, 'TREE_SIZE_OUT_OF_RANGE'],
       ['/api/log/proof/run_nope', alice, 404, 'NOT_FOUND'],
+      [`/api/log/proof/${firstRun}?from=${size + 1}`, alice, 400, 'TREE_SIZE_OUT_OF_RANGE'],
+      [`/api/log/proof/${firstRun}?from=0`, alice, 400, 'TREE_SIZE_OUT_OF_RANGE'],
+      [`/api/log/proof/${firstRun}?size=-1`, alice, 400, 'VALIDATION_FAILED'],
       ['/api/log/proof/run_nope', undefined, 401, 'UNAUTHORIZED'],
     ];
     for (const [path, token, status, code] of cases) {

@@ -81,7 +81,12 @@ export function logRoutes(deps: AppDeps): Hono<AppEnv> {
     await logSealedRun(log, run);
     const leaf = await log.leafOf(runId);
     if (leaf === undefined) throw new Error(`run ${runId} was logged but has no leaf`);
-    return c.json(await log.inclusion(leaf, query.size), 200, {
+    const inclusion = await log.inclusion(leaf, query.size);
+    const doc =
+      query.from === undefined
+        ? inclusion
+        : { ...inclusion, consistency: await log.consistency(query.from, inclusion.tree_size) };
+    return c.json(doc, 200, {
       'content-disposition': `attachment; filename="${runId}.proof.json"`,
     });
   });
