@@ -92,6 +92,8 @@ export interface InputStream {
   readonly chunks: AsyncIterable<Uint8Array>;
   /** Why the chunks ended before the end of the file, if they did. */
   failure(): Error | undefined;
+  /** Closes the file without reading it (after an iteration it is closed already). */
+  close(): Promise<void>;
 }
 
 /**
@@ -114,6 +116,12 @@ export async function openRegularFile(
     throw err;
   }
   let failure: Error | undefined;
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await handle.close();
+  };
   async function* chunks(): AsyncGenerator<Uint8Array> {
     try {
       let total = 0;
@@ -132,10 +140,10 @@ export async function openRegularFile(
     } catch (err) {
       failure = err instanceof Error ? err : new Error(String(err));
     } finally {
-      await handle.close();
+      await close();
     }
   }
-  return { size: info.size, chunks: chunks(), failure: () => failure };
+  return { size: info.size, chunks: chunks(), failure: () => failure, close };
 }
 
 async function collect(

@@ -37,7 +37,8 @@ Options:
   --key-file FILE      the same as --hmac-key-file
   --max-bytes N        refuse a FILE or standard input longer than N bytes (without it:
                        standard input stops at ${DEFAULT_MAX_INPUT_BYTES} bytes, 256 MiB;
-                       a FILE is read as a stream, one event at a time, at any size)
+                       a FILE of any size verifies, one over 64 MiB as a stream, one
+                       event at a time)
   -h, --help           show this help
   -v, --version        print the version
 
@@ -148,8 +149,8 @@ export async function runVerifyCommand(
     let result: VerifyResult;
     const streamInput = io.streamInput;
     try {
-      // A file is streamed (any size, one event held at a time); standard input is read whole
-      // under the cap.
+      // A file verifies at any size (streamed over 64 MiB, one event held at a time);
+      // standard input is read whole under the cap.
       result =
         file !== '-' && streamInput !== undefined
           ? await verifyFile(

@@ -1,6 +1,9 @@
-// Verifying one regular file (docs/spec.md §8): read as a stream through verifyStream, which
-// holds one event at a time, so a record larger than memory or than an engine's longest string
-// still verifies, with peak memory set by its largest event rather than its size.
+// Verifying one regular file (docs/spec.md §8). A file of up to 64 MiB is read whole and
+// verified by verifyJson, the faster path (peak memory about five times the file, so at most
+// about 350 MB). A larger one is read as a stream through verifyStream, which holds one event
+// at a time: a record larger than memory, or than an engine's longest string, still verifies,
+// with peak memory set by its largest event rather than its size (a 1 GB record in under
+// 300 MB; docs/benchmarks.md). Either way memory stays bounded whatever the file's size.
 //
 // The result is the one verifyJson gives on the same bytes, line for line, so `runback verify
 // --json`, the HTTP API and the web page print the same thing for the same file. Two cases
@@ -13,7 +16,10 @@
 //     which gives verifyJson's verdict.
 import { verifyJson, verifyStream, type VerifyOptions, type VerifyResult } from '@runback/verify';
 import type { CommandIO } from './io.js';
-import { DEFAULT_MAX_INPUT_BYTES } from './read-bounded.js';
+import { DEFAULT_MAX_INPUT_BYTES, type InputStream } from './read-bounded.js';
+
+/** Files up to this size are read whole and verified by verifyJson; larger ones are streamed. */
+export const STREAM_ABOVE_BYTES = 64 * 1024 * 1024;
 
 /** Whether the result failed on how the bytes read, not on what the record says. */
 function readingFailed(result: VerifyResult): boolean {
@@ -21,9 +27,10 @@ function readingFailed(result: VerifyResult): boolean {
 }
 
 /**
- * Verifies the regular file at `path` as a stream. With `maxBytes`, a longer file is refused
- * (InputError INPUT_TOO_LARGE); without, a file of any size is verified. `reorderBudget` is the
- * first pass's (verifyStream's default when absent; tests pass a small one).
+ * Verifies the regular file at `path`, streamed when it is over `streamAbove` bytes (default
+ * {@link STREAM_ABOVE_BYTES}). With `maxBytes`, a longer file is refused (InputError
+ * INPUT_TOO_LARGE); without, a file of any size is verified. `reorderBudget` is the first
+ * streamed pass's (verifyStream's default when absent; tests pass small ones of both).
  *
  * @throws {InputError} for a file that is not regular or is over the cap; the file system's
  *   error for one that cannot be opened or read.
@@ -35,25 +42,33 @@ export async function verifyFile(
   {
     maxBytes,
     reorderBudget,
-  }: { readonly maxBytes?: number | undefined; readonly reorderBudget?: number | undefined },
+    streamAbove = STREAM_ABOVE_BYTES,
+  }: {
+    readonly maxBytes?: number | undefined;
+    readonly reorderBudget?: number | undefined;
+    readonly streamAbove?: number | undefined;
+  },
 ): Promise<VerifyResult> {
-  const stream = async (budget: number | undefined) => {
-    const input = await io.streamInput(path, { maxBytes });
+  const cap = maxBytes ?? DEFAULT_MAX_INPUT_BYTES;
+  const whole = async () => verifyJson(await io.readInput(path, { maxBytes: cap }), options);
+  const streamed = async (input: InputStream, budget: number | undefined) => {
     const result = await verifyStream(
       input.chunks,
       budget === undefined ? options : { ...options, reorderBudget: budget },
     );
     const failure = input.failure();
     if (failure !== undefined) throw failure;
-    return { result, size: input.size };
+    return result;
   };
-  const first = await stream(reorderBudget);
-  const cap = maxBytes ?? DEFAULT_MAX_INPUT_BYTES;
-  if (readingFailed(first.result) && first.size <= cap) {
-    return verifyJson(await io.readInput(path, { maxBytes: cap }), options);
+  const input = await io.streamInput(path, { maxBytes });
+  if (input.size <= streamAbove) {
+    await input.close();
+    return whole();
   }
-  if (first.result.errors.some((e) => e.code === 'CASSETTE_OUT_OF_ORDER')) {
-    return (await stream(Infinity)).result;
+  const first = await streamed(input, reorderBudget);
+  if (readingFailed(first) && input.size <= cap) return whole();
+  if (first.errors.some((e) => e.code === 'CASSETTE_OUT_OF_ORDER')) {
+    return streamed(await io.streamInput(path, { maxBytes }), Infinity);
   }
-  return first.result;
+  return first;
 }

@@ -1,6 +1,7 @@
-// A FILE is verified as a stream (verifyStream), yet every `--json` line is exactly the one
-// verifyJson gives on the same bytes — messages included — so the CLI, the HTTP API and the
-// web page print the same thing. Also the file opener: regular files only, the cap, closing.
+// A FILE over 64 MiB is verified as a stream (verifyStream), a smaller one whole; either way
+// every `--json` line is exactly the one verifyJson gives on the same bytes — messages
+// included — so the CLI, the HTTP API and the web page print the same thing. Also the file
+// opener: regular files only, the cap, closing.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -66,6 +67,50 @@ describe('runback-verify --json on a streamed FILE', () => {
 });
 
 describe('verifyFile', () => {
+  const io = nodeIO();
+  const streamInput = io.streamInput!;
+
+  it("streamed, gives verifyJson's result on every corpus file, messages included", async () => {
+    for (const c of loadCorpus()) {
+      const file = join(CORPUS_DIR, c.file);
+      const options = optionsOf(c.trust);
+      const streamed = await verifyFile(
+        file,
+        options,
+        { streamInput, readInput: io.readInput },
+        { streamAbove: 0 },
+      );
+      expect(streamed, c.file).toEqual(verifyJson(readFileSync(file), options));
+    }
+  });
+
+  it('reads a file up to the threshold whole, and streams a larger one', async () => {
+    const file = join(CORPUS_DIR, 'valid/ed25519-signed.json');
+    const size = readFileSync(file).length;
+    const iterated: boolean[] = [];
+    const watching = {
+      streamInput: async (path: string, options?: { maxBytes?: number | undefined }) => {
+        const input = await streamInput(path, options);
+        let used = false;
+        iterated.push(false);
+        const at = iterated.length - 1;
+        return {
+          ...input,
+          chunks: (async function* () {
+            used = true;
+            iterated[at] = used;
+            yield* input.chunks;
+          })(),
+        };
+      },
+      readInput: io.readInput,
+    };
+    const expected = verifyJson(readFileSync(file));
+    expect(await verifyFile(file, {}, watching, { streamAbove: size })).toEqual(expected);
+    expect(await verifyFile(file, {}, watching, { streamAbove: size - 1 })).toEqual(expected);
+    expect(iterated).toEqual([false, true]);
+  });
+
   it('settles a record further out of seq order than the stream budget by streaming again', async () => {
     // The last model call stored first: the stream's cassette must reorder it.
     const record = JSON.parse(
@@ -74,13 +119,11 @@ describe('verifyFile', () => {
     record.events.splice(1, 0, record.events.splice(6, 1)[0]);
     const file = join(tempDir(), 'reordered.json');
     writeFileSync(file, JSON.stringify(record));
-    const io = nodeIO();
-    const streamInput = io.streamInput!;
     const result = await verifyFile(
       file,
       {},
       { streamInput, readInput: io.readInput },
-      { reorderBudget: 0 },
+      { reorderBudget: 0, streamAbove: 0 },
     );
     expect(result).toEqual(verifyJson(readFileSync(file)));
     expect(result.checks.cassette).toBe(true);

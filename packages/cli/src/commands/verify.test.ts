@@ -1,5 +1,7 @@
 import { generateEd25519KeyPair, publicKeyToPem, sealRecord } from '@runback/sign';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { verifyJson } from '@runback/verify';
+import { nodeIO } from '@runback/verify-cli';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fakeIO, GENERATED_AT, realisticRun, tempDir } from '../../test/support.js';
@@ -44,6 +46,26 @@ describe('runback verify (delegated to @runback/verify-cli)', () => {
     const io2 = fakeIO();
     expect(await runCli(['verify', tamperedPath], io2)).toBe(1);
     expect(io2.out()).toContain('INVALID');
+  });
+
+  it('streams a FILE through the process I/O: the same line as verifyJson; --max-bytes caps it', async () => {
+    const { recordPath, pubPath } = files();
+    let out = '';
+    let err = '';
+    const io = {
+      ...nodeIO(),
+      stdout: (t: string) => void (out += t),
+      stderr: (t: string) => void (err += t),
+    };
+    expect(await runCli(['verify', recordPath, '--json', '--pubkey', pubPath], io)).toBe(0);
+    const pinned = { pinned: [readFileSync(pubPath, 'utf8')] };
+    expect(out).toBe(
+      JSON.stringify({ file: recordPath, ...verifyJson(readFileSync(recordPath), pinned) }) + '\n',
+    );
+    out = '';
+    expect(await runCli(['verify', recordPath, '--json', '--max-bytes', '100'], io)).toBe(64);
+    expect(JSON.parse(out)).toMatchObject({ file: recordPath, error: { code: 'INPUT_TOO_LARGE' } });
+    expect(err).toContain('expected a file of at most 100 bytes (--max-bytes), got more');
   });
 
   it('usage errors come back as 64 with "runback verify" in the message', async () => {
