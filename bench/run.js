@@ -7,6 +7,11 @@
 //   (e) the audit service over loopback: verify requests/s and p99, ingest of 100k events;
 //   (f) verifying an 8 MiB record of adversarially nested inputs vs JSON.parse + one SHA-256;
 //   (g) `runback diff` of two 100k-event records in its own process: time and peak RSS.
+// Then every measured figure against its limit (bench/limits.js).
+//
+// Options: --only=b,f runs those sections alone; --check exits 1 when a figure is over its
+// limit (and says which). RUNBACK_BENCH_EVENTS sets the record size, RUNBACK_BENCH_JSON=FILE
+// also writes the figures as JSON.
 import { writeFileSync } from 'node:fs';
 import { canonical } from '@runback/canonical';
 import canonicalize from 'canonicalize';
@@ -16,8 +21,26 @@ import { makeSignedRecord } from './make-record.js';
 import { benchNesting } from './nesting.js';
 import { benchRecording } from './recording.js';
 import { benchReplay } from './replay.js';
+import { reportLimits } from './limits.js';
 import { benchVerify } from './verify.js';
 import { fmt, interleavedMedians } from './stats.js';
+
+const SECTIONS = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+const args = process.argv.slice(2);
+const check = args.includes('--check');
+const onlyArg = args.find((a) => a.startsWith('--only='));
+const only = onlyArg === undefined ? SECTIONS : onlyArg.slice('--only='.length).split(',');
+const unknown = [
+  ...args.filter((a) => a !== '--check' && !a.startsWith('--only=')),
+  ...only.filter((s) => !SECTIONS.includes(s)),
+];
+if (unknown.length > 0) {
+  console.error(
+    `bench: unknown ${unknown.map((u) => JSON.stringify(u)).join(', ')} (expected --check and --only=${SECTIONS.join(',')})`,
+  );
+  process.exit(64);
+}
+const runs = (section) => only.includes(section);
 
 const EVENTS = Number(process.env.RUNBACK_BENCH_EVENTS ?? 100_000);
 const results = {};
@@ -29,7 +52,7 @@ if (typeof globalThis.gc !== 'function')
 console.log(`runback bench — node ${process.version}, ${EVENTS.toLocaleString('en')} events\n`);
 
 // (a) canonical throughput ----------------------------------------------------------------
-{
+if (runs('a')) {
   const { record } = makeSignedRecord(2_000);
   const ours = canonical(record);
   const theirs = canonicalize(record);
@@ -57,14 +80,22 @@ console.log(`runback bench — node ${process.version}, ${EVENTS.toLocaleString(
 }
 
 // (b) verify vs floor, a table of rows (bench/verify.js) ----------------------------------
-await benchVerify(results, EVENTS);
+if (runs('b')) await benchVerify(results, EVENTS);
 
-// (c) recording overhead, (d) replay -------------------------------------------------------
-await benchRecording(results);
-await benchReplay(results);
-await benchApi(results);
-benchNesting(results);
-benchDiff(results, EVENTS);
+// (c) recording overhead, (d) replay, (e) the audit service, (f) nesting, (g) diff ----------
+if (runs('c')) await benchRecording(results);
+if (runs('d')) await benchReplay(results);
+if (runs('e')) await benchApi(results);
+if (runs('f')) benchNesting(results);
+if (runs('g')) benchDiff(results, EVENTS);
 
 if (process.env.RUNBACK_BENCH_JSON)
   writeFileSync(process.env.RUNBACK_BENCH_JSON, JSON.stringify(results, null, 2) + '\n');
+
+const over = reportLimits(results);
+if (over.length > 0) {
+  console.log(
+    `\n${over.length} figure(s) over the limit: ${over.map((r) => `${r.section} ${r.what}`).join('; ')}`,
+  );
+  if (check) process.exitCode = 1;
+} else if (check) console.log('\nevery measured figure is within its limit');

@@ -3,7 +3,9 @@
 // first), the same record in plain JSON.stringify member order with _hash last, the same
 // pretty-printed with a 2-space indent, verifyStream over a file stream, and the CLI as a whole
 // process against the floor as a whole process; peak RSS of each (GNU time, child processes);
-// and a generated record of RUNBACK_BENCH_HUGE_MB (default 1024) MB verified from a stream.
+// start-up of both command-line entry points on a small record against `node -e 0`, with the
+// files each loads; and a generated record of RUNBACK_BENCH_HUGE_MB (default 1024) MB verified
+// by `runback verify` as a process (the file streamed), then removed.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
@@ -26,7 +28,9 @@ import { makeRunInput, makeSignedRecord } from './make-record.js';
 import { fmt, interleavedMedians } from './stats.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = join(root, 'packages', 'cli', 'dist', 'bin.js');
+const CLI = join(root, 'packages', 'cli', 'bin', 'runback.js');
+const VERIFY_BIN = join(root, 'packages', 'verify-cli', 'bin', 'runback-verify.js');
+const COUNT_MODULES = join(root, 'bench', 'count-modules.js');
 const HUGE_MB = Number(process.env.RUNBACK_BENCH_HUGE_MB ?? 1024);
 
 const FLOOR_SCRIPT =
@@ -188,58 +192,72 @@ export async function benchVerify(results, events) {
       );
     results.verify = { events, rows };
 
-    // Start-up: modules loaded and time for a small record, against node -e 0.
+    // Start-up: both command-line entry points on a 10-event signed record (key pinned),
+    // interleaved with `node -e 0`; the files each loads, counted in a run of its own.
     {
       const small = join(dir, 'small.json');
-      writeFileSync(small, JSON.stringify(makeSignedRecord(10).record));
-      const bare = [];
-      const cli = [];
-      for (let k = 0; k < 5; k++) {
-        bare.push(measure(['-e', '0']).ms);
-        cli.push(measure([CLI, 'verify', small, '--json']).ms);
+      const signed = makeSignedRecord(10);
+      writeFileSync(small, JSON.stringify(signed.record));
+      const smallPem = join(dir, 'small.pub.pem');
+      writeFileSync(smallPem, publicKeyToPem(signed.publicKey));
+      const entries = {
+        runback: [CLI, 'verify', small, '--json', '--pubkey', smallPem],
+        'runback-verify': [VERIFY_BIN, small, '--json', '--pubkey', smallPem],
+      };
+      const times = { node: [], runback: [], 'runback-verify': [] };
+      for (let k = 0; k < 11; k++) {
+        times.node.push(measure(['-e', '0']).ms);
+        for (const [name, args] of Object.entries(entries)) {
+          const run = measure(args);
+          if (JSON.parse(run.stdout).verdict !== 'valid')
+            throw new Error(`${name} did not verify the small record`);
+          times[name].push(run.ms);
+        }
       }
-      bare.sort((a, b) => a - b);
-      cli.sort((a, b) => a - b);
-      const loaded = spawnSync(
-        process.execPath,
-        [
-          '--input-type=module',
-          '-e',
-          `import {verifyJson} from '@runback/verify';import {readFileSync} from 'node:fs';verifyJson(readFileSync(process.argv[1]));const {createRequire}=await import('node:module');console.log(JSON.stringify(Object.keys(createRequire(import.meta.url).cache ?? {}).length))`,
-          small,
-        ],
-        { encoding: 'utf8' },
-      );
-      results.verify.startup = { node_ms: bare[2], cli_ms: cli[2] };
-      console.log(
-        `    start-up: runback verify on a 10-event record ${fmt(cli[2])} ms, node -e 0 ${fmt(bare[2])} ms (+${fmt(cli[2] - bare[2])} ms)${loaded.status === 0 ? '' : ''}`,
-      );
+      const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+      const node = median(times.node);
+      results.verify.startup = { node_ms: node };
+      for (const [name, args] of Object.entries(entries)) {
+        const list = join(dir, `${name}.modules`);
+        const counted = spawnSync(process.execPath, ['--import', COUNT_MODULES, ...args], {
+          env: { ...process.env, RUNBACK_MODULES_OUT: list },
+          encoding: 'utf8',
+        });
+        if (counted.status !== 0) throw new Error(`${name} failed: ${counted.stderr}`);
+        const files = readFileSync(list, 'utf8').trim().split('\n');
+        const ms = median(times[name]);
+        results.verify.startup[name] = {
+          ms,
+          over_node_ms: ms - node,
+          modules: files.length,
+          noble_modules: files.filter((f) => /@noble|@scure/.test(f)).length,
+        };
+        console.log(
+          `    start-up, ${name.padEnd(14)} 10-event record: ${fmt(ms)} ms, node -e 0 ${fmt(node)} ms (+${fmt(ms - node)} ms), ${files.length} files loaded (${results.verify.startup[name].noble_modules} from @noble/@scure)`,
+        );
+      }
     }
 
-    // A huge record, generated to a temp file and verified from a stream in a child process.
+    // A huge record, generated to a temp file and verified by `runback verify` as a process.
     if (HUGE_MB > 0) {
       const huge = join(dir, 'huge.json');
       const written = await writeHugeRecord(huge, HUGE_MB * 1e6);
-      const t = performance.now();
-      const run = measure([
-        '--input-type=module',
-        '-e',
-        `import {verifyStream} from '@runback/verify';import {createReadStream,readFileSync} from 'node:fs';const r=await verifyStream(createReadStream(process.argv[1],{highWaterMark:1<<20}),{pinned:[readFileSync(process.argv[2],'utf8')]});console.log(r.verdict)`,
-        huge,
-        written.pemFile,
-      ]);
-      const ms = performance.now() - t;
-      results.verify.huge = {
-        mb: written.bytes / 1e6,
-        events: written.events,
-        verdict: run.stdout.trim(),
-        ms,
-        rss_mb: run.rssMb,
-      };
-      console.log(
-        `    ${(written.bytes / 1e6).toFixed(0)} MB generated record (${written.events.toLocaleString('en')} events), verifyStream in a child: ${run.stdout.trim()}, ${fmt(ms / 1000)} s, peak RSS ${fmt(run.rssMb, 0)} MB (limit 512)`,
-      );
-      rmSync(huge, { force: true });
+      try {
+        const run = measure([CLI, 'verify', huge, '--json', '--pubkey', written.pemFile]);
+        const verdict = JSON.parse(run.stdout).verdict;
+        results.verify.huge = {
+          mb: written.bytes / 1e6,
+          events: written.events,
+          verdict,
+          ms: run.ms,
+          rss_mb: run.rssMb,
+        };
+        console.log(
+          `    ${(written.bytes / 1e6).toFixed(0)} MB generated record (${written.events.toLocaleString('en')} events), runback verify as a process: ${verdict}, ${fmt(run.ms / 1000)} s, peak RSS ${fmt(run.rssMb, 0)} MB (limit 512)`,
+        );
+      } finally {
+        rmSync(huge, { force: true });
+      }
     }
     console.log('');
   } finally {
