@@ -286,4 +286,36 @@ describe.each(kinds)('transparency log on %s', (kind) => {
       /expected RUNBACK_LOG_ORIGIN to be the log's origin "localhost\/runback-audit-log"/,
     );
   });
+
+  it('appends nothing once the stored leaves no longer rebuild the last signed checkpoint', async () => {
+    // Rows written around the service (INSERT is what the triggers still allow): a leaf for a
+    // running run and a checkpoint of the new size over some other root.
+    const size = await db.store.logSize();
+    const last = await db.store.logCheckpoint();
+    const started = await json(
+      await t.call('POST', '/api/runs', { token: alice, body: { name: 'rogue' } }),
+    );
+    const digest = 'ab'.repeat(32);
+    await db.raw(
+      `INSERT INTO log_leaves (leaf_index, run_id, content_digest, cassette_digest, leaf_hash, logged_at)
+       VALUES (${size}, '${started['run_id'] as string}', '${digest}', '${digest}', '${digest}', 'x')`,
+    );
+    await db.raw(
+      `INSERT INTO log_checkpoints (tree_size, root_hash, note, created_at)
+       VALUES (${size + 1}, '${digest}', '${last!.note.replace(/'/g, "''")}', 'x')`,
+    );
+    const runId = (
+      await json(await t.call('POST', '/api/runs', { token: alice, body: { name: 'after' } }))
+    )['run_id'] as string;
+    const finished = await t.call('POST', `/api/runs/${runId}/finish`, {
+      token: alice,
+      body: { status: 'success' },
+    });
+    expect(finished.status).toBe(500);
+    expect(((await json(finished))['error'] as { message: string }).message).toMatch(
+      `expected the stored leaves to rebuild the checkpoint of size ${size + 1}, got another root`,
+    );
+    expect(await db.store.logLeafOf(runId)).toBeUndefined();
+    expect(await db.store.logSize()).toBe(size + 1);
+  });
 });

@@ -102,6 +102,12 @@ export class TransparencyLog {
           `expected the log tree to hold ${size} leaves, got ${this.#cache.tree.size}`,
         );
       }
+      // The new checkpoint must extend the last one signed: the stored leaves rebuild its root.
+      if (latest !== undefined && toHex(this.#cache.tree.root(size)) !== latest.root_hash) {
+        throw internal(
+          `expected the stored leaves to rebuild the checkpoint of size ${size}, got another root`,
+        );
+      }
       const root = this.#cache.tree.rootWith(leaf);
       const note = signCheckpoint(
         { origin: this.origin, size: size + 1, root, extensions: [] },
