@@ -9,6 +9,11 @@ export interface Command {
   readonly usage: string;
   /** Runs the command with the arguments after its name; resolves to the exit status. */
   readonly run: (argv: readonly string[], io: CommandIO) => Promise<number>;
+  /**
+   * Where its --json output goes, errors included: standard output (default), or standard
+   * error for a command whose standard output belongs to the program it runs.
+   */
+  readonly jsonStream?: 'stdout' | 'stderr';
 }
 
 type ParseArgsConfig = NonNullable<Parameters<typeof parseArgs>[0]>;

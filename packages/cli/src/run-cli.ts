@@ -4,6 +4,7 @@
 import { editDistance, escapeTerminal, type CommandIO } from '@runback/verify-cli';
 import type { Command } from './command.js';
 import { CliError, EXIT, messageOf } from './errors.js';
+import { errorJson } from './json-error.js';
 import { cliVersion } from './version.js';
 
 interface CommandEntry {
@@ -81,7 +82,11 @@ Usage: runback <command> [options]
 Commands:
 ${names.map((n) => `  ${n.padEnd(width)}  ${COMMANDS[n]?.summary ?? ''}`).join('\n')}
 
-Every command takes --json for machine-readable output on standard output.
+Output: reports go to standard output, messages and errors to standard error. Every command
+takes --json for one JSON value per result on standard output (snake_case members); with
+--json an error is {"error": {"code", "message", "exit_code"}} on the same stream. record and
+replay pass the program's own output through, so their report (and --json) goes to standard
+error, and --report FILE also writes that JSON to FILE.
 Run "runback help <command>" or "runback <command> --help" for its options.
 
 Options:
@@ -114,6 +119,7 @@ Exit status:
 export async function runCli(argv: readonly string[], io: CommandIO): Promise<number> {
   const [first, ...rest] = argv;
   let commandName: string | undefined;
+  let jsonStream: 'stdout' | 'stderr' = 'stdout';
   try {
     if (first === undefined) {
       io.stderr(mainUsage() + '\n');
@@ -141,6 +147,7 @@ export async function runCli(argv: readonly string[], io: CommandIO): Promise<nu
     if (entry === undefined) return unknownCommand(io, first, jsonWanted(rest));
     commandName = first;
     const { command } = await entry.load();
+    jsonStream = command.jsonStream ?? 'stdout';
     if (wantsHelp(rest)) {
       io.stdout(command.usage + '\n');
       return EXIT.ok;
@@ -151,7 +158,7 @@ export async function runCli(argv: readonly string[], io: CommandIO): Promise<nu
       err,
       io,
       commandName === undefined ? 'runback' : `runback ${commandName}`,
-      jsonWanted(rest),
+      jsonWanted(rest) ? jsonStream : undefined,
     );
   }
 }
@@ -224,16 +231,23 @@ function escapeLines(text: string): string {
   return text.split('\n').map(escapeTerminal).join('\n');
 }
 
-/** The one place a thrown error becomes output and an exit status. */
-function report(err: unknown, io: CommandIO, program: string, json: boolean): number {
+/**
+ * The one place a thrown error becomes output and an exit status. With --json (`json` names
+ * the command's JSON stream) the error is also `{"error": {code, message, exit_code}}`; on
+ * standard error, where the JSON shares the stream with the human text, it is the JSON alone.
+ */
+function report(
+  err: unknown,
+  io: CommandIO,
+  program: string,
+  json: 'stdout' | 'stderr' | undefined,
+): number {
+  if (json === 'stderr' && (err instanceof CliError || isUsageError(err))) {
+    io.stderr(JSON.stringify(errorJson(err)) + '\n');
+    return err instanceof CliError ? err.exitCode : EXIT.usage;
+  }
   if (err instanceof CliError) {
-    if (json) {
-      io.stdout(
-        JSON.stringify({
-          error: { code: err.code, message: err.message, exit_code: err.exitCode, ...err.details },
-        }) + '\n',
-      );
-    }
+    if (json !== undefined) io.stdout(JSON.stringify(errorJson(err)) + '\n');
     if (err.exitCode === EXIT.usage) return usage(io, program, err.message, err.hint);
     io.stderr(
       `${program}: ${escapeTerminal(err.message)}\n${err.hint === undefined ? '' : `${escapeLines(err.hint)}\n`}`,
@@ -242,8 +256,9 @@ function report(err: unknown, io: CommandIO, program: string, json: boolean): nu
   }
   if (isUsageError(err)) {
     const code = (err as Error & { code: string }).code;
-    return usage(io, program, err.message, undefined, json ? code : undefined);
+    return usage(io, program, err.message, undefined, json !== undefined ? code : undefined);
   }
+  if (json !== undefined) io[json](JSON.stringify(errorJson(err)) + '\n');
   const debug = io.env['RUNBACK_DEBUG'] !== undefined && io.env['RUNBACK_DEBUG'] !== '';
   io.stderr(
     `${program}: unexpected error: ${escapeTerminal(messageOf(err))}\n` +

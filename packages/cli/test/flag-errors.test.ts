@@ -1,6 +1,7 @@
 // Every command meets a flag mistake the same way: our own message naming the flag (with a
 // suggestion for a near miss), exit 64, and with --json an {"error": {code, message}} line on
-// stdout, never Node's raw parseArgs text.
+// the command's JSON stream (stdout; stderr for record and replay, whose stdout is the
+// program's), never Node's raw parseArgs text.
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/run-cli.js';
 import { fakeIO } from './support.js';
@@ -21,6 +22,9 @@ const COMMANDS = [
   'import',
 ];
 
+/** Where a command's --json output goes: record and replay leave stdout to the program. */
+const jsonStream = (name: string) => (name === 'record' || name === 'replay' ? 'err' : 'out');
+
 describe('flag mistakes on every command', () => {
   it.each(COMMANDS)('runback %s --jsno: unknown option named, exit 64', async (name) => {
     const io = fakeIO();
@@ -32,15 +36,30 @@ describe('flag mistakes on every command', () => {
   });
 
   it.each(COMMANDS)(
-    'runback %s --json --bogus-flag: {"error": {code, message}} on stdout',
+    'runback %s --json --bogus-flag: {"error": {code, message}} on its JSON stream',
     async (name) => {
       const io = fakeIO();
       expect(await runCli([name, 'x.json', '--json', '--bogus-flag'], io)).toBe(64);
-      const lines = io.out().trimEnd().split('\n');
+      const stream = jsonStream(name);
+      const lines = io[stream]().trimEnd().split('\n');
       expect(lines).toHaveLength(1);
       const body = JSON.parse(lines[0]!) as { error: { code: string; message: string } };
       expect(body.error.code).toMatch(/^[A-Z][A-Z_]+$/);
       expect(body.error.message).toBe('unknown option --bogus-flag');
+      // Nothing else on that stream; the other one carries no JSON.
+      if (stream === 'err') expect(io.out()).toBe('');
+    },
+  );
+
+  it.each([...COMMANDS.filter((c) => c !== 'keygen'), 'log'])(
+    'runback %s --json with a missing argument: the error shape on its JSON stream',
+    async (name) => {
+      const io = fakeIO();
+      expect(await runCli([name, '--json'], io)).toBe(64);
+      const line = io[jsonStream(name)]().trimEnd().split('\n').at(-1) ?? '';
+      const body = JSON.parse(line) as { error: { code: string; message: string } };
+      expect(body.error.code).toMatch(/^USAGE_[A-Z_]+$/);
+      expect(body.error.message).toMatch(/^expected /);
     },
   );
 

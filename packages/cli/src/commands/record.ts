@@ -9,11 +9,13 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from '../command.js';
 import { parseCommandArgs, splitAtDoubleDash } from '../command.js';
 import { CliError, EXIT, messageOf, usageError } from '../errors.js';
+import { programName } from '../inspect/program.js';
+import { checkReportPath, reportFlag, reportingFailures, writeJsonReport } from '../json-report.js';
 import { SIGNER_OPTIONS, loadSigner, verifiesAsSigned, type LoadedSigner } from '../sign/signer.js';
 
 const usage = `Usage: runback record --out FILE [--key PEM_FILE | --hmac-key K | --hmac-key-file F]
                       [--journal] [--name NAME] [--no-preload] [--output-limit BYTES]
-                      [--json] -- COMMAND [ARGS...]
+                      [--json] [--report FILE] -- COMMAND [ARGS...]
 
 Run COMMAND as a recorded run and write its sealed record to FILE. The record holds argv,
 cwd, the exit status, stdout and stderr (text up to the limit, plus the byte count and
@@ -21,8 +23,10 @@ SHA-256 of everything) and an environment fingerprint (Node version, OS, git rev
 dirty flag, lockfile digest, environment variable names — never their values). For a Node
 program the SDK is preloaded (NODE_OPTIONS=--import), so its OpenAI and Anthropic calls,
 fetch, Date.now / new Date(), Math.random and crypto.randomUUID are recorded too, with no
-code change. Secrets are redacted before anything is written. The program's output passes
-through unchanged; the report goes to standard error.
+code change. Secrets are redacted before anything is written.
+
+Streams: standard output is the program's own, passed through unchanged; runback's report
+(human or --json), messages and errors go to standard error, after the program's output.
 
 Options:
   --out FILE           the record to write (atomically)
@@ -31,15 +35,22 @@ Options:
   --hmac-key-file F    read the HMAC secret from F
   --journal            crash safety: fsync every event to FILE.journal as it happens; if the
                        recording is killed, "runback recover FILE.journal" rebuilds the record
-  --name NAME          the run name (default: the command's base name)
+  --name NAME          the run name (default: the program's name: the script an interpreter
+                       runs, e.g. agent.js for "node agent.js", else the command's base name)
   --no-preload         do not preload the SDK into Node programs
   --output-limit N     bytes of stdout and of stderr kept as text (default 65536)
-  --json               print the report as one JSON line on standard error
+  --json               print the report as one JSON line (snake_case) on standard error;
+                       an error is {"error": {"code", "message", "exit_code"}} there instead
+  --report FILE        also write that JSON (the report, or the error) to FILE, atomically
   -h, --help           show this help
+
+A command that cannot be started (not found, not executable) is not a recorded success:
+runback says so ("✗ Could not start"), exits 127, and the record written to FILE says the
+same — status "error" with a SpawnError, no exit code — so the attempt itself is evidence.
 
 Exit status: the command's own exit status (128 + the signal number if a signal ended it,
 127 if it could not be started) once the record is written; 1 the record could not be
-written or did not verify; 64 usage error.`;
+written or did not verify (or --report FILE could not be written); 64 usage error.`;
 
 const SIGNALS: Readonly<Record<string, number>> = {
   SIGHUP: 1,
@@ -50,6 +61,11 @@ const SIGNALS: Readonly<Record<string, number>> = {
 };
 
 async function run(argv: readonly string[], io: CommandIO): Promise<number> {
+  const { flags } = splitAtDoubleDash(argv);
+  return reportingFailures(reportFlag(flags), () => record(argv, io));
+}
+
+async function record(argv: readonly string[], io: CommandIO): Promise<number> {
   const { flags, program: commandLine } = splitAtDoubleDash(argv);
   const { values, positionals } = parseCommandArgs({
     args: [...flags],
@@ -63,6 +79,7 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
       'no-preload': { type: 'boolean', default: false },
       'output-limit': { type: 'string' },
       json: { type: 'boolean', default: false },
+      report: { type: 'string' },
     },
   });
   if (positionals.length > 0 || commandLine.length === 0) {
@@ -77,6 +94,7 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
   if (values.out === undefined || values.out === '') {
     throw usageError('USAGE_NO_OUT', 'expected --out FILE, the record to write, got none');
   }
+  if (values.report !== undefined) checkReportPath(values.report, [values.out]);
   const limit = values['output-limit'] === undefined ? 65_536 : Number(values['output-limit']);
   if (!Number.isSafeInteger(limit) || limit < 0) {
     throw usageError(
@@ -90,6 +108,13 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
   // RUNBACK_API_URL + RUNBACK_API_KEY: the run is also delivered to the audit service. Both are
   // kept out of the recorded command's environment: the program must not see the API key.
   let sink: HttpSink | undefined;
+  const apiUrl = io.env['RUNBACK_API_URL'];
+  if (apiUrl !== undefined && apiUrl !== '' && !/^https?:\/\/[^/]/i.test(apiUrl)) {
+    throw usageError(
+      'USAGE_API_URL',
+      `expected RUNBACK_API_URL to be an http(s) URL, got ${JSON.stringify(apiUrl)}`,
+    );
+  }
   try {
     sink = httpSinkFromEnv(io.env);
   } catch (err) {
@@ -107,7 +132,7 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
       out: values.out,
       signer: loaded.signer,
       journal: values.journal,
-      ...(values.name === undefined ? {} : { name: values.name }),
+      name: values.name ?? programName(commandLine) ?? command,
       preload: !values['no-preload'],
       outputLimit: limit,
       ...(childEnv === undefined ? {} : { env: childEnv }),
@@ -134,7 +159,7 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
   if (values.json) io.stderr(JSON.stringify(report) + '\n');
   else {
     io.stderr(formatReport(report, makeStyle(useColor(io))));
-    if (delivered !== undefined) io.stderr(`  delivered  ${delivered.exportUrl}\n`);
+    if (delivered !== undefined) io.stderr(`  delivered  ${t(delivered.exportUrl)}\n`);
   }
   if (!verifiesAsSigned(verification, loaded)) {
     throw new CliError(
@@ -145,6 +170,7 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
       },
     );
   }
+  if (values.report !== undefined) await writeJsonReport(values.report, report);
   if (result.spawnError !== undefined) return 127;
   if (result.signal !== null) return 128 + (SIGNALS[result.signal] ?? 0);
   return result.exitCode ?? EXIT.invalid;
@@ -224,26 +250,40 @@ function reportOf(
 }
 
 function formatReport(report: RecordReport, style: ReturnType<typeof makeStyle>): string {
-  const status =
-    report.spawn_error !== null
-      ? style.red(`could not start: ${t(report.spawn_error)}`)
-      : report.signal !== null
-        ? style.red(`ended by ${report.signal}`)
-        : report.exit_code === 0
-          ? style.green('exit 0')
-          : style.red(`exit ${report.exit_code}`);
   const types = Object.entries(report.event_types)
     .map(([type, n]) => `${n} ${t(type)}`)
     .join(', ');
+  const signature =
+    report.signature === null
+      ? style.yellow('none (unsigned: pass --key to sign)')
+      : `${report.signature.alg}${report.signature.key_id === undefined ? '' : `, key ${t(report.signature.key_id)}`}`;
+  const verified = report.verdict === 'invalid' ? style.red(report.verdict) : report.verdict;
+  if (report.spawn_error !== null) {
+    // Nothing ran: say so first, and that the record is of the failed start.
+    return [
+      `${style.red('✗')} Could not start the command: ${style.red(t(report.spawn_error))}`,
+      `  record     ${t(report.run_id)} → ${t(report.out)} says so (status error, SpawnError)`,
+      `  signature  ${signature}`,
+      `  verified   ${verified}`,
+      `  exit       127 (check the command's name, PATH and permissions)`,
+      '',
+    ].join('\n');
+  }
+  const status =
+    report.signal !== null
+      ? style.red(`ended by ${report.signal}`)
+      : report.exit_code === 0
+        ? style.green('exit 0')
+        : style.red(`exit ${report.exit_code} (the command failed; its failure is recorded)`);
   const mark = report.verdict === 'invalid' ? style.red('✗') : style.green('✓');
   return [
     `${mark} Recorded ${t(report.run_id)} → ${t(report.out)}`,
     `  command    ${status}`,
     `  events     ${report.event_count} (${types})`,
-    `  signature  ${report.signature === null ? style.yellow('none (unsigned: pass --key to sign)') : `${report.signature.alg}${report.signature.key_id === undefined ? '' : `, key ${t(report.signature.key_id)}`}`}`,
-    `  verified   ${report.verdict === 'invalid' ? style.red(report.verdict) : report.verdict}`,
+    `  signature  ${signature}`,
+    `  verified   ${verified}`,
     '',
   ].join('\n');
 }
 
-export const command: Command = { usage, run };
+export const command: Command = { usage, run, jsonStream: 'stderr' };

@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import type { Command } from '../command.js';
 import { parseCommandArgs, splitAtDoubleDash } from '../command.js';
 import { CliError, EXIT, messageOf, usageError } from '../errors.js';
+import { checkReportPath, reportFlag, reportingFailures, writeJsonReport } from '../json-report.js';
 import { parseRecordJson } from '../record-json.js';
 import { loadSigner } from '../sign/signer.js';
 import { formatReplayReport } from '../replay/format.js';
@@ -28,7 +29,7 @@ import { loadTrust } from '../replay/trust.js';
 
 const usage = `Usage: runback replay RECORD [--mode strict|ordered|live-on-miss] [--out FILE]
                       [--pubkey PEM_FILE]... [--allow-unverified] [--key PEM_FILE] [--json]
-                      -- COMMAND [ARGS...]
+                      [--report FILE] -- COMMAND [ARGS...]
 
 Run COMMAND again with every model, tool, fetch, clock, randomness and UUID call answered
 from RECORD (no network, no API key, no cost), record the replayed run, and compare it with
@@ -54,7 +55,9 @@ Options:
   --allow-unverified with --pubkey, still replay an intact record that is not signed by one
                      of the keys (reported as unverified); an edited record is always refused
   --key PEM_FILE     sign the replayed run's record with this Ed25519 private key
-  --json             print the report as one JSON line on standard error
+  --json             print the report as one JSON line (snake_case) on standard error; an
+                     error is {"error": {"code", "message", "exit_code"}} there instead
+  --report FILE      also write that JSON (the report, or the error) to FILE, atomically
   -h, --help         show this help
 
 Each provider RECORD's model calls went to (OpenAI, Anthropic, …) gets a placeholder API key
@@ -62,12 +65,17 @@ Each provider RECORD's model calls went to (OpenAI, Anthropic, …) gets a place
 empty, so that clients start; a key you set is kept. The report names them. A placeholder
 never leaves the program: a request carrying one is refused before it is sent.
 
-The program's output passes through unchanged; the report goes to standard error.
+Streams: standard output is the program's own, passed through unchanged; runback's report
+(human or --json), messages and errors go to standard error.
 
 Exit status: 0 reproduced, 1 diverged, 2 RECORD could not be used (unreadable, not a record,
 it does not verify, or it is not signed by a --pubkey key), 64 usage error.`;
 
 async function run(argv: readonly string[], io: CommandIO): Promise<number> {
+  return reportingFailures(reportFlag(splitAtDoubleDash(argv).flags), () => replay(argv, io));
+}
+
+async function replay(argv: readonly string[], io: CommandIO): Promise<number> {
   const { flags, program: commandLine } = splitAtDoubleDash(argv);
   const { values, positionals } = parseCommandArgs({
     args: [...flags],
@@ -80,6 +88,7 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
       'allow-unverified': { type: 'boolean', default: false },
       key: { type: 'string' },
       json: { type: 'boolean', default: false },
+      report: { type: 'string' },
     },
   });
   if (positionals.length !== 1) {
@@ -100,6 +109,7 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
     );
   }
   const recordPath = positionals[0] as string;
+  if (values.report !== undefined) checkReportPath(values.report, [recordPath, values.out]);
   const trust = await loadTrust(values.pubkey ?? [], io);
   const signer = await loadSigner({ key: values.key }, io);
 
@@ -175,10 +185,10 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
     const replayed = parseRecord(await readFile(out), out);
     const report = compareRuns(recorded, replayed, mode, verification, undefined, placeholders);
     const outputDiff = diffJson(report.recorded.output, report.replayed.output);
+    const json = replayReportJson(report, recordPath, values.out, outputDiff);
+    if (values.report !== undefined) await writeJsonReport(values.report, json);
     if (values.json) {
-      io.stderr(
-        JSON.stringify(replayReportJson(report, recordPath, values.out, outputDiff)) + '\n',
-      );
+      io.stderr(JSON.stringify(json) + '\n');
     } else {
       io.stderr(
         formatReplayReport(
@@ -221,4 +231,4 @@ function parseRecord(bytes: Uint8Array, path: string): ParsedRecord {
   return parseRecordJson(bytes, path, 'REPLAY_NOT_JSON') as ParsedRecord;
 }
 
-export const command: Command = { usage, run };
+export const command: Command = { usage, run, jsonStream: 'stderr' };
