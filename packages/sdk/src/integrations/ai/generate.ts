@@ -6,6 +6,7 @@ import type { LlmCallOutcome, LlmCallSpan } from '../../hooks/spans/llm.js';
 import { errorMetadataOf } from './call-error.js';
 import { toJson } from './json.js';
 import { metadataOf, responseOf, toolCallOf, usageOf } from './response.js';
+import { keptHeaders } from '../../hooks/providers/http-headers.js';
 
 /**
  * Runs a live doGenerate inside `span` and records it: its result, or its error together with
@@ -38,9 +39,10 @@ export async function recordGenerate(
 /**
  * The outcome of a generate call. `raw` holds every member a replay needs to rebuild the result
  * (content, finishReason, usage, providerMetadata, warnings, and the response's id, modelId and
- * timestamp, the timestamp as an ISO string). It leaves out what the AI SDK keeps only for
+ * timestamp, the timestamp as an ISO string, and the response headers a client acts on, by the
+ * allowlist of providers/http-headers.ts). It leaves out what the AI SDK keeps only for
  * debugging: the HTTP request body (it repeats the request), the response body (it repeats the
- * content) and the response headers (they can carry cookies and account ids).
+ * content) and every other response header (they can carry cookies and account ids).
  */
 export function generateOutcome(result: LanguageModelV3GenerateResult): LlmCallOutcome {
   const texts: string[] = [];
@@ -61,7 +63,12 @@ export function generateOutcome(result: LanguageModelV3GenerateResult): LlmCallO
       response:
         response === undefined
           ? undefined
-          : { id: response.id, modelId: response.modelId, timestamp: response.timestamp },
+          : {
+              id: response.id,
+              modelId: response.modelId,
+              timestamp: response.timestamp,
+              ...responseHeaders(response.headers),
+            },
       warnings: result.warnings,
     },
     'AI SDK generate result',
@@ -74,4 +81,20 @@ export function generateOutcome(result: LanguageModelV3GenerateResult): LlmCallO
     usage: usageOf(result.usage),
     metadata: metadataOf(response),
   };
+}
+
+/** `{headers}` with the kept response headers, or nothing when there are none. */
+function responseHeaders(headers: unknown): { headers?: Record<string, string> } {
+  if (typeof headers !== 'object' || headers === null) return {};
+  const given: [string, string][] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (typeof value === 'string') given.push([name, value]);
+  }
+  let kept: Record<string, string>;
+  try {
+    kept = keptHeaders(new Headers(given), 'provider');
+  } catch {
+    return {}; // a name or value no HTTP response could carry
+  }
+  return Object.keys(kept).length === 0 ? {} : { headers: kept };
 }

@@ -31,8 +31,8 @@ export function replayGenerate(
 /**
  * The result as the provider returned it: `response.timestamp` a Date again, file data the
  * base64 text it was stored as (the AI SDK takes either), tool-call input the JSON text it was,
- * and what the record does not hold (the HTTP request and response bodies, the response
- * headers) undefined. A copy: nothing the AI SDK or the agent does to it can reach the record
+ * the response headers the record kept, and what it does not hold (the HTTP request and
+ * response bodies, the other response headers) undefined. A copy: nothing the AI SDK or the agent does to it can reach the record
  * being replayed, which the report compares against afterwards.
  */
 function resultOf(raw: unknown): LanguageModelV3GenerateResult | undefined {
