@@ -36,7 +36,9 @@ export type RunbackErrorCode =
   /** A request about to leave the process carries a replay's placeholder credential. */
   | 'REPLAY_PLACEHOLDER_CREDENTIAL'
   /** The run could not be delivered to the audit service (HttpSink). */
-  | 'HTTP_SINK_FAILED';
+  | 'HTTP_SINK_FAILED'
+  /** A copy of the SDK of another protocol is recording the run this call would belong to. */
+  | 'SDK_COPY_MISMATCH';
 
 /** A failure of recording, journaling or recovery, with a stable code. */
 export class RunbackError extends Error {

@@ -1,21 +1,20 @@
 // The real clock, randomness and fetch, saved when the SDK is first loaded. Environment capture
 // (env/) replaces the globals inside recorded runs; the SDK's own timestamps, ids and I/O must
-// never be captured or served from a cassette, so they always go through these.
-import { randomUUID as cryptoRandomUUID } from 'node:crypto';
+// never be captured or served from a cassette, so they always go through these. A copy of the
+// SDK loaded after another has captured the globals takes the first copy's save (sdk-registry).
+import { savedGlobals } from './sdk-registry.js';
 
-const RealDate = Date;
-const realDateNow = Date.now.bind(Date);
-const realMathRandom = Math.random.bind(Math);
-const realPerformanceNow = performance.now.bind(performance);
-// A copy of the binding taken now: capture later refreshes node:crypto's named exports.
-const realUUID = cryptoRandomUUID;
+const RealDate = savedGlobals.Date;
+const realDateNow = savedGlobals.dateNow;
+const realMathRandom = savedGlobals.random;
+const realPerformanceNow = savedGlobals.performanceNow;
+const realUUID = savedGlobals.randomUUID;
 
 /** The real Date constructor. */
 export const OriginalDate = RealDate;
 
 /** The real global fetch (undefined on runtimes without one). */
-export const originalFetch: typeof fetch | undefined =
-  typeof globalThis.fetch === 'function' ? globalThis.fetch.bind(globalThis) : undefined;
+export const originalFetch: typeof fetch | undefined = savedGlobals.fetch;
 
 /** Milliseconds since the epoch, from the real clock. */
 export function realNow(): number {

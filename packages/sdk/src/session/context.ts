@@ -2,7 +2,9 @@
 // awaits, timers and callbacks, so nested calls need no plumbing and concurrent runs in one
 // process never mix. A process-wide scope (set only by the `runback record` preload) is the
 // fallback when no run is active in the async context.
-import { AsyncLocalStorage } from 'node:async_hooks';
+import type { AsyncLocalStorage } from 'node:async_hooks';
+import { RunbackError } from '../core/errors.js';
+import { SDK_PROTOCOL, foreignActiveScope, recording, sdkVersion } from '../core/sdk-registry.js';
 import type { ActiveRun } from './active-run.js';
 import type { ReplaySource } from './replay-source.js';
 
@@ -24,13 +26,29 @@ export interface Scope {
   readonly wire?: { seen: boolean };
 }
 
-const storage = new AsyncLocalStorage<Scope>();
-let processScope: Scope | undefined;
+// Shared with every other copy of the SDK of the same protocol in this process, so that a call
+// through any of them lands in the run another started (core/sdk-registry.ts).
+const shared = recording.state;
+const storage = shared.storage as AsyncLocalStorage<Scope>;
 
-/** The scope of the code running now, or undefined outside any recorded run. */
+/**
+ * The scope of the code running now, or undefined outside any recorded run. Throws
+ * SDK_COPY_MISMATCH when, instead, a copy of the SDK of another protocol is recording a run
+ * here: a call through this copy would be recorded nowhere.
+ */
 export function currentScope(): Scope | undefined {
-  const scope = storage.getStore() ?? processScope;
+  const scope = storage.getStore() ?? (shared.processScope as Scope | undefined);
+  if (scope === undefined && recording.foreign !== undefined) refuseForeignRun();
   return scope !== undefined && !scope.run.ended ? scope : undefined;
+}
+
+function refuseForeignRun(): void {
+  const foreign = recording.foreign;
+  if (foreign === undefined || foreignActiveScope() === undefined) return;
+  throw new RunbackError(
+    'SDK_COPY_MISMATCH',
+    `two copies of @runback/sdk cannot share this run: expected the copy this program imports (@runback/sdk ${sdkVersion()}, protocol ${SDK_PROTOCOL}) to speak the protocol of the copy recording the run (@runback/sdk ${foreign.version}, protocol ${foreign.protocol}), got two protocols; install one version (npm ls @runback/sdk), or run the runback CLI the program's own project installs (npx runback)`,
+  );
 }
 
 /** Runs `fn` with `scope` as the current scope (and everything it starts, awaits included). */
@@ -40,20 +58,18 @@ export function runInScope<T>(scope: Scope, fn: () => T): T {
 
 /** Makes `scope` the fallback for code outside any run's async context (preload only). */
 export function setProcessScope(scope: Scope | undefined): void {
-  processScope = scope;
+  shared.processScope = scope;
 }
-
-let replaySource: ReplaySource | undefined;
 
 /**
  * The replay source the `RUNBACK_REPLAY` preload set for this process: every run started here
  * answers its calls from it.
  */
 export function processReplaySource(): ReplaySource | undefined {
-  return replaySource;
+  return shared.replaySource as ReplaySource | undefined;
 }
 
 /** Sets the process-wide replay source (preload only). */
 export function setProcessReplaySource(source: ReplaySource | undefined): void {
-  replaySource = source;
+  shared.replaySource = source;
 }

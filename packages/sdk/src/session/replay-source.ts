@@ -52,6 +52,15 @@ export class ReplayMissError extends RunbackError {
   }
 }
 
+/** Whether `err` is a ReplayMissError of this or another copy of the SDK. */
+export function isReplayMiss(err: unknown): err is ReplayMissError {
+  return (
+    err instanceof Error &&
+    (err as { code?: unknown }).code === 'REPLAY_MISS' &&
+    typeof (err as { miss?: unknown }).miss === 'object'
+  );
+}
+
 /** What the source answered. */
 export type Served = { readonly call: RecordedCall } | { readonly live: true };
 

@@ -4,6 +4,7 @@
 // so code outside a run, and concurrent runs without capture, see no difference.
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { OriginalDate, originalFetch } from '../../core/internal-globals.js';
+import { recording } from '../../core/sdk-registry.js';
 import { capturedFetch } from './fetch.js';
 import { servedCall } from '../../session/serve.js';
 import { captureScope, emitEnv } from './record-env.js';
@@ -11,12 +12,10 @@ import { guardHttpRequests, guardedFetch } from './placeholder-guard.js';
 import { currentScope } from '../../session/context.js';
 import { inCompletionOrder } from '../../session/completion-order.js';
 
-let installed = false;
-
-/** Wraps the globals (idempotent). */
+/** Wraps the globals (idempotent, also across copies of the SDK: core/sdk-registry.ts). */
 export function installCapture(): void {
-  if (installed) return;
-  installed = true;
+  if (recording.state.captureInstalled) return;
+  recording.state.captureInstalled = true;
   installClock();
   installRandom();
   installUuid();
@@ -29,7 +28,7 @@ export function installCapture(): void {
 
 /** Whether the wrappers are installed. */
 export function captureInstalled(): boolean {
-  return installed;
+  return recording.state.captureInstalled;
 }
 
 /**

@@ -5,7 +5,7 @@
 // the headers a client acts on (an allowlist: http-headers.ts) and the body are recorded, for
 // successes and errors alike. In a replay the request is not sent: the recorded answer is
 // served (replay-response.ts).
-import { ReplayMissError } from '../../session/replay-source.js';
+import { isReplayMiss, type ReplayMissError } from '../../session/replay-source.js';
 import { waitForSinkRoom } from '../spans/call.js';
 import { beginLlmCall, type LlmCallSpan } from '../spans/llm.js';
 import type { ProviderCodec } from './codec.js';
@@ -53,7 +53,8 @@ async function recordCall(
             metadata: { api: codec.api },
           });
   } catch (err) {
-    if (err instanceof ReplayMissError) return replayMissResponse(err);
+    // By code, not class: the miss may come from another copy of the SDK (core/sdk-registry.ts).
+    if (isReplayMiss(err)) return replayMissResponse(err);
     throw err;
   }
   if (span === undefined) return next(request);
