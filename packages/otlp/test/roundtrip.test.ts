@@ -54,6 +54,7 @@ describe('export → import → export', () => {
       const first = exportOf(original);
       const { imported, record } = importAndSeal(first);
       expect(imported.source).toBe('runback');
+      expect(imported.differences).toEqual([]);
       expect(imported.exported?.contentDigest).toBe(original.manifest.content_digest);
       expect(record.manifest.content_digest).toBe(original.manifest.content_digest);
       expect(record.manifest.replay.cassette_digest).toBe(original.manifest.replay.cassette_digest);
@@ -111,5 +112,23 @@ describe('export → import → export', () => {
     const l1 = once.events.find((e) => e['type'] === 'llm');
     const t1 = once.events.find((e) => e['type'] === 'tool');
     expect(t1?.['parent_span_id']).toBe(l1?.['span_id']);
+  });
+  it('reports GenAI attributes edited after export (the record keeps the exported events)', () => {
+    const original = resealed(readRecord(EXAMPLE_PATH));
+    const request = JSON.parse(exportOf(original)) as unknown;
+    const chat = listAt(at(request, 'resourceSpans', 0, 'scopeSpans', 0, 'spans', 1), 'attributes');
+    const tokens = chat.find((kv) => at(kv, 'key') === 'gen_ai.usage.input_tokens') as {
+      value: unknown;
+    };
+    tokens.value = { intValue: '9' };
+    chat.push({ key: 'gen_ai.request.top_k', value: { intValue: 3 } });
+    const { imported, record } = importAndSeal(JSON.stringify(request));
+    expect(imported.differences).toEqual([
+      expect.stringMatching(
+        /^span [0-9a-f]{16}: gen_ai\.usage\.input_tokens is 9, its runback\.event says 428$/,
+      ),
+      expect.stringMatching(/: gen_ai\.request\.top_k is 3, its runback\.event has none$/),
+    ]);
+    expect(record.manifest.content_digest).toBe(original.manifest.content_digest);
   });
 });

@@ -187,6 +187,8 @@ interface ImportReport {
   readonly signed: boolean;
   readonly signature: { readonly alg: string; readonly key_id?: string } | null;
   readonly verdict: VerifyResult['verdict'];
+  /** A runback export's spans whose GenAI attributes differ from their events (edited). */
+  readonly warnings: readonly string[];
 }
 
 function reportOf(
@@ -221,6 +223,9 @@ function reportOf(
           ? { alg: sig.alg, key_id: sig.key_id }
           : { alg: sig.alg },
     verdict: result.verdict,
+    warnings: imported.differences.map(
+      (d) => `${d} (the record holds the exported event; the attribute was changed after export)`,
+    ),
   };
 }
 
@@ -246,6 +251,8 @@ function formatReport(r: ImportReport, style: ReturnType<typeof makeStyle>): str
       ? `  verified   ${style.green(r.verdict)} ${style.dim('(with the signing key pinned)')}`
       : `  verified   intact ${style.dim(`(verdict ${r.verdict} until it is signed)`)}`,
   );
+  for (const warning of r.warnings)
+    lines.push(`  ${style.yellow('warning')}    ${escapeTerminal(warning)}`);
   return lines.join('\n') + '\n';
 }
 

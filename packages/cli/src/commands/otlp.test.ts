@@ -129,6 +129,7 @@ describe('runback import --otlp', () => {
       content_digest: original.manifest.content_digest,
       verdict: 'valid',
       signed: true,
+      warnings: [],
     });
     expect(readFileSync(imported, 'utf8')).toBe(readFileSync(signed, 'utf8'));
     const again = join(dir, 'again.json');
@@ -138,6 +139,23 @@ describe('runback import --otlp', () => {
     expect(readFileSync(again, 'utf8')).toBe(readFileSync(traces, 'utf8'));
     const verified = await cli(['verify', imported, '--pubkey', pub]);
     expect(verified.status).toBe(0);
+  });
+
+  it('warns when a runback export’s GenAI attributes were edited after export', async () => {
+    const dir = tempDir();
+    const traces = join(dir, 'traces.json');
+    expect((await cli(['export', '--otlp', EXAMPLE, '--out', traces])).status).toBe(0);
+    const text = readFileSync(traces, 'utf8').replace(
+      '"gen_ai.tool.name","value":{"stringValue":"credit_score"}',
+      '"gen_ai.tool.name","value":{"stringValue":"credit_\\u001b[2Jscore"}',
+    );
+    writeFileSync(traces, text);
+    const r = await cli(['import', '--otlp', traces, '--out', join(dir, 'r.json')]);
+    expect(r.status).toBe(0);
+    expect(r.out).toMatch(
+      /warning {4}span [0-9a-f]{16}: gen_ai\.tool\.name is "credit_\\u001b\[2Jscore", its runback\.event says "credit_score"/,
+    );
+    expect(r.out).not.toContain('\u001b[2J');
   });
 
   it('imports another tool’s GenAI trace into a signed record that verifies', async () => {

@@ -8,6 +8,7 @@ import * as N from '../names.js';
 import { agentOutputOf, contentAttributes, eventOfSpan, iso, operationOf } from './genai-events.js';
 import { inputMessagesOf } from './genai-content.js';
 import { readOtlpSpans, type OtlpSpan, type ReadLimits } from './otlp-spans.js';
+import { exportDifferences } from './export-consistency.js';
 import { isRunbackExport, runbackContent } from './runback-events.js';
 
 /** Options of {@link importOtlp}. */
@@ -31,6 +32,11 @@ export interface OtlpImport {
   readonly genaiSpanCount: number;
   /** Spans of the trace without GenAI attributes, left out. */
   readonly ignoredSpanCount: number;
+  /**
+   * For a runback export: where a span's GenAI attributes differ from what its runback.event
+   * exports as (an edited export; the record is built from the events). Empty otherwise.
+   */
+  readonly differences: readonly string[];
   /** What a runback export's root span claimed (to compare with the re-sealed record). */
   readonly exported?: {
     readonly contentDigest?: string;
@@ -71,8 +77,13 @@ export function importOtlp(input: Uint8Array | string, options: ImportOptions = 
     const contentDigest = str(N.ATTR_RUNBACK_CONTENT_DIGEST);
     const cassetteDigest = str(N.ATTR_RUNBACK_CASSETTE_DIGEST);
     const verdict = str(N.ATTR_RUNBACK_VERDICT);
+    const runId =
+      typeof a.get(N.ATTR_RUNBACK_RUN_ID) === 'string'
+        ? (a.get(N.ATTR_RUNBACK_RUN_ID) as string)
+        : '';
     return {
       ...content,
+      differences: exportDifferences(runId, content.events, genai),
       traceId,
       source: 'runback',
       genaiSpanCount: genai.length,
@@ -86,6 +97,7 @@ export function importOtlp(input: Uint8Array | string, options: ImportOptions = 
   }
   return {
     ...fromGenAi(traceId, genai, byId, options.runId),
+    differences: [],
     traceId,
     source: 'genai',
     genaiSpanCount: genai.length,
