@@ -55,9 +55,8 @@ export function formatReplayReport(
       }[first.reason];
       lines.push(`  first departure at call ${first.call} (${callLabel(first)}): ${firstWhy}`);
     }
-    if (d.reason !== 'miss' && d.message !== null) {
-      lines.push(`  stopped by ${t(d.message)}`);
-    }
+    // A replay miss no call event holds (a clock or random read), or why a call was not made.
+    if (d.reason !== 'miss' && d.message !== null) lines.push(`  note       ${t(d.message)}`);
   } else {
     lines.push(
       `${style.red('✗ DIVERGED')}  ${t(recordPath)}  (${report.mode} replay): the calls match, the output does not`,

@@ -10,6 +10,7 @@ import { diffJson, type JsonChange } from '@runback/diff';
 import { RecordedCassette, type RecordedCall } from '../session/cassette.js';
 import { recordedInput } from '../session/replay-source.js';
 import { runMissMessage, stoppingMiss } from './stopping-miss.js';
+import { isObject } from '../core/values.js';
 
 /** Where a replayed run first departs from its record. */
 export interface Divergence {
@@ -36,7 +37,10 @@ export interface Divergence {
    * kind left. For a moved call: where the record holds it. Null for other reasons.
    */
   readonly nearest: { readonly call: number; readonly seq: number } | null;
-  /** What the agent was told when a replay miss stopped it (also when no call event holds it). */
+  /**
+   * What the agent was told when a replay miss stopped it (also when no call event holds it);
+   * for a missing call recorded inside a tool's body, why it was not made again.
+   */
   readonly message: string | null;
   /** For a miss: the first position where the two streams differ, when that is an earlier call. */
   readonly departure: Omit<Divergence, 'departure'> | null;
@@ -68,7 +72,24 @@ export function firstDivergence(
     };
   }
   if (positional === null) return null;
-  return { ...positional, message: runMissMessage(replayed), departure: null };
+  const message =
+    runMissMessage(replayed) ??
+    (positional.reason === 'missing' ? insideToolBody(recorded, positional.recordedSeq) : null);
+  return { ...positional, message, departure: null };
+}
+
+/**
+ * Why a recorded call was not made again when it sits inside a tool's body: an in-code replay
+ * serves a `tool()` call's output without running its body (docs/guides/replay.md).
+ */
+function insideToolBody(recorded: readonly unknown[], seq: number | null): string | null {
+  if (seq === null) return null;
+  const events = recorded.filter(isObject);
+  const event = events.find((e) => e['seq'] === seq);
+  const parent = event?.['parent_span_id'];
+  const tool = events.find((e) => e['type'] === 'tool' && e['span_id'] === parent);
+  if (tool === undefined) return null;
+  return `the record holds this call inside the body of tool "${String(tool['tool_name'])}" (seq ${String(tool['seq'])}); a replay serves a tool() call's recorded output without running its body, so calls made inside it are not made again`;
 }
 
 /** The first call at which two event lists' oracle streams differ, position by position. */

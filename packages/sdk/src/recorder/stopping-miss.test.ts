@@ -106,4 +106,24 @@ describe('the report of a replay that missed', () => {
     expect(result.report.status).toBe('reproduced');
     expect(result.report.divergence).toBeNull();
   });
+
+  it('a call recorded inside a tool body, not made again because the body is served, says so', async () => {
+    const path = join(tempDir(), 'nested.json');
+    const nested = () =>
+      tool('get_file', { id: 'A-1' }, async () => {
+        const bureau = await tool('bureau', { id: 'A-1' }, () => ({ score: 712 }));
+        return { ...bureau, income: 52_000 };
+      });
+    await record({ name: 'nested', out: path }, nested);
+    const result = await replay({ path }, nested);
+    expect(result.report.divergence).toMatchObject({
+      call: 2,
+      kind: 'tool',
+      name: 'bureau',
+      reason: 'missing',
+      message: expect.stringContaining(
+        'inside the body of tool "get_file" (seq 1); a replay serves a tool() call\'s recorded output without running its body',
+      ),
+    });
+  });
 });
