@@ -31,7 +31,7 @@ export function exportDifferences(
       differences.push(
         `span ${span.spanId}: its name is ${JSON.stringify(span.name)}, its runback.event says ${JSON.stringify(expected.name)}`,
       );
-    for (const [key, value] of Object.entries(expected.attributes as Attributes)) {
+    for (const [key, value] of Object.entries(expected.attributes)) {
       if (!key.startsWith('gen_ai.') && key !== N.ATTR_ERROR_TYPE) continue;
       const got = span.attributes.get(key);
       if (got === undefined) {
@@ -47,7 +47,7 @@ export function exportDifferences(
     for (const key of span.attributes.keys()) {
       if (
         (key.startsWith('gen_ai.') || key === N.ATTR_ERROR_TYPE) &&
-        !(key in (expected.attributes as object))
+        !Object.hasOwn(expected.attributes, key)
       )
         differences.push(
           `span ${span.spanId}: ${key} is ${shown(span.attributes.get(key))}, its runback.event has none`,
