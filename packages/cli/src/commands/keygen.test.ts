@@ -84,6 +84,18 @@ describe('runback keygen', () => {
     expect(mode(join(dir, 'runback.key.pem'))).toBe(0o600);
   });
 
+  it('says so when --out is below a file, and when it cannot be created (no hang under /proc)', async () => {
+    const file = join(tempDir(), 'file');
+    writeFileSync(file, '');
+    const below = fakeIO();
+    expect(await runCli(['keygen', '--out', join(file, 'keys')], below)).toBe(1);
+    expect(below.err()).toContain(`--out ${join(file, 'keys')} is not a directory`);
+    // Node's recursive mkdir spins forever on this path; keygen must fail instead.
+    const proc = fakeIO();
+    expect(await runCli(['keygen', '--out', '/proc/runback-keys/x'], proc)).toBe(1);
+    expect(proc.err()).toContain('cannot create /proc/runback-keys/x: ');
+  });
+
   it('says so when --out is a file, not a directory', async () => {
     const file = join(tempDir(), 'file');
     writeFileSync(file, '');

@@ -2,8 +2,8 @@
 // signs records, the public key (SPKI, mode 0644) is what verifiers pin with --pubkey.
 import { generateEd25519KeyPair, keyId, privateKeyToPem, publicKeyToPem } from '@runback/sign';
 import { makeStyle, useColor } from '@runback/verify-cli';
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import type { Command } from '../command.js';
 import { parseCommandArgs } from '../command.js';
 import { CliError, EXIT, messageOf, usageError } from '../errors.js';
@@ -97,7 +97,7 @@ async function run(argv: readonly string[], io: Parameters<Command['run']>[1]): 
 
 async function makeDirectory(dir: string): Promise<void> {
   try {
-    await mkdir(dir, { recursive: true });
+    await mkdirParents(resolve(dir));
   } catch (err) {
     const notDir = ['EEXIST', 'ENOTDIR'].includes((err as NodeJS.ErrnoException).code ?? '');
     throw new CliError(
@@ -105,6 +105,34 @@ async function makeDirectory(dir: string): Promise<void> {
       notDir ? `--out ${dir} is not a directory` : `cannot create ${dir}: ${messageOf(err)}`,
       { hint: 'Choose a directory with --out.' },
     );
+  }
+}
+
+/**
+ * mkdir -p, one level at a time. Node's own recursive mkdir never returns for some paths a
+ * program cannot create (under /proc it spins forever); one mkdir per missing level fails
+ * with the real reason instead.
+ */
+async function mkdirParents(dir: string): Promise<void> {
+  try {
+    await mkdir(dir);
+    return;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') {
+      if ((await stat(dir)).isDirectory()) return;
+      throw err;
+    }
+    const parent = dirname(dir);
+    if (code !== 'ENOENT' || parent === dir) throw err;
+  }
+  await mkdirParents(dirname(dir));
+  try {
+    await mkdir(dir);
+  } catch (err) {
+    // Created meanwhile by someone else: fine, if it is a directory.
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || !(await stat(dir)).isDirectory())
+      throw err;
   }
 }
 
