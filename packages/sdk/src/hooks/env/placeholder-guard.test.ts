@@ -67,6 +67,22 @@ describe('guardedFetch', () => {
   });
 });
 
+describe('guardedFetch passes other calls through untouched', () => {
+  it('hands the original its own arguments: a stream body unread, runtime options kept', async () => {
+    const seen: unknown[][] = [];
+    const inner = ((...args: unknown[]) => {
+      seen.push(args);
+      return Promise.resolve(new Response('ok'));
+    }) as typeof fetch;
+    const body = new ReadableStream({ start: (c) => c.close() });
+    const init = { method: 'POST', body, duplex: 'half', dispatcher: { custom: true } };
+    await guardedFetch(inner)('http://127.0.0.1:9/x', init);
+    expect(seen[0]?.[0]).toBe('http://127.0.0.1:9/x');
+    expect(seen[0]?.[1]).toBe(init);
+    expect(body.locked).toBe(false);
+  });
+});
+
 describe('node:http requests', () => {
   const send = (headers: Record<string, string> | string[], later?: [string, string]) =>
     new Promise<unknown>((resolve) => {

@@ -18,29 +18,43 @@ export function placeholderRefusal(where: string, target: string): RunbackError 
   );
 }
 
-/** Where a request carries a placeholder credential (a header name or `the URL`), or undefined. */
-export function placeholderIn(request: Request): string | undefined {
-  if (carriesPlaceholder(request.url)) return 'the URL';
-  for (const [name, value] of request.headers) {
-    if (carriesPlaceholder(value)) return `header ${name}`;
+/**
+ * Where a fetch's arguments carry a placeholder credential (a header name or `the URL`), or
+ * undefined. Reads the URL and headers only: the body, possibly a stream, is left untouched.
+ */
+export function placeholderIn(input: RequestInfo | URL, init?: RequestInit): string | undefined {
+  const url = input instanceof Request ? input.url : String(input);
+  if (carriesPlaceholder(url)) return 'the URL';
+  const lists: Headers[] = [];
+  if (input instanceof Request) lists.push(input.headers);
+  if (init?.headers !== undefined) {
+    try {
+      lists.push(new Headers(init.headers));
+    } catch {
+      // fetch itself reports malformed headers
+    }
+  }
+  for (const headers of lists) {
+    for (const [name, value] of headers) {
+      if (carriesPlaceholder(value)) return `header ${name}`;
+    }
   }
   return undefined;
 }
 
-/** Wraps a fetch so that a request carrying a placeholder credential is refused. */
+/**
+ * Wraps a fetch so that a request carrying a placeholder credential is refused. Any other call
+ * goes to `original` with its own arguments, untouched (runtime-specific options included).
+ */
 export function guardedFetch(original: typeof fetch): typeof fetch {
   return function fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
-    let request: Request;
-    try {
-      request = input instanceof Request && init === undefined ? input : new Request(input, init);
-    } catch {
-      return original(input, init); // fetch itself reports the bad request
-    }
-    const where = placeholderIn(request);
+    const where = placeholderIn(input, init);
     if (where !== undefined) {
-      return Promise.reject(placeholderRefusal(where, `${request.method} ${request.url}`));
+      const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
+      const url = input instanceof Request ? input.url : String(input);
+      return Promise.reject(placeholderRefusal(where, `${method} ${url}`));
     }
-    return original(request);
+    return original(input, init);
   };
 }
 
