@@ -19,7 +19,7 @@ import type { RecordedCall } from './cassette.js';
 const INSTANT_KINDS = new Set(['now', 'date', 'random', 'uuid', 'clock']);
 
 /** How long past the live timing a delivery waits for a call the replay has not made. */
-export const STALL_SLACK_MS = 250;
+export const STALL_SLACK_MS = 1000;
 /** The longest a delivery ever waits without progress. */
 const MAX_WAIT_MS = 30_000;
 
