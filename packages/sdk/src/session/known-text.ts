@@ -56,17 +56,46 @@ export function eventTexts(event: Readonly<Record<string, unknown>>): EventTexts
   for (const name of names) {
     const value = event[name];
     if (value === undefined) continue;
-    const label = `${first ? '' : ','}${JSON.stringify(name)}:`;
+    const label = first ? labelOf(name) : `,${labelOf(name)}`;
     first = false;
     if (typeof value === 'object' && value !== null) {
       const known = texts.get(value);
       canonicalText += label + (known?.canonical ?? canonical(value));
       storedText += label + (known?.stored ?? JSON.stringify(value));
     } else {
-      const text = typeof value === 'string' ? JSON.stringify(value) : canonical(value);
+      const text = primitiveText(value);
       canonicalText += label + text;
       storedText += label + text;
     }
   }
   return { canonical: `${canonicalText}}`, stored: `${storedText}}` };
+}
+
+/** `"name":` for the member names events use (a handful, so they are kept). */
+const labels = new Map<string, string>();
+
+function labelOf(name: string): string {
+  let label = labels.get(name);
+  if (label === undefined) {
+    label = `${JSON.stringify(name)}:`;
+    if (labels.size < 256) labels.set(name, label);
+  }
+  return label;
+}
+
+/**
+ * The canonical text of a string, a finite number (ECMAScript Number::toString, so -0 is "0"),
+ * a boolean or null: docs/spec.md §2. Anything else goes through canonical(), which refuses it.
+ */
+function primitiveText(value: unknown): string {
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+      return Number.isFinite(value) ? String(value) : canonical(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    default:
+      return value === null ? 'null' : canonical(value);
+  }
 }
