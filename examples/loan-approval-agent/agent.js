@@ -105,6 +105,12 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
   });
   const systemPrompt = values['prompt-style'] === 'brief' ? BRIEF_SYSTEM_PROMPT : SYSTEM_PROMPT;
   const application = { applicant_id: values.applicant, amount_eur: 25000 };
-  const decision = await approveLoan(client, TOOLS, application, { systemPrompt });
-  console.log(JSON.stringify({ applicant_id: application.applicant_id, ...decision }));
+  try {
+    const decision = await approveLoan(client, TOOLS, application, { systemPrompt });
+    console.log(JSON.stringify({ applicant_id: application.applicant_id, ...decision }));
+  } catch (err) {
+    // A failed model call (a replay miss, a server error): one line, not a stack trace.
+    console.error(`agent: ${err instanceof Error ? err.message : String(err)}`);
+    process.exitCode = 1;
+  }
 }
