@@ -50,7 +50,7 @@ export function runbackFetch(fetchImpl?: FetchFunction): FetchFunction {
       request = new Request(input, init);
     } catch (err) {
       // As fetch itself does with arguments it cannot make a request of.
-      return Promise.reject(err as Error);
+      return Promise.reject(err instanceof Error ? err : new TypeError(String(err)));
     }
     const asGiven = sendableAsGiven(input, init);
     const handled = interceptProviderCall(request, (req) =>
@@ -103,7 +103,7 @@ export function isRecordingFetch(fn: unknown): boolean {
 function isModelCall(input: string | URL | Request, init: RequestInit | undefined): boolean {
   const given = input instanceof Request ? input : undefined;
   const method = init?.method ?? given?.method ?? 'GET';
-  const url = given?.url ?? (input instanceof URL ? input.href : String(input));
+  const url = given?.url ?? (typeof input === 'string' ? input : urlText(input));
   try {
     return codecFor(method, url, new Headers(init?.headers ?? given?.headers)) !== undefined;
   } catch {
@@ -120,4 +120,9 @@ function sendableAsGiven(input: string | URL | Request, init: RequestInit | unde
   const body: unknown = init?.body;
   if (body instanceof ReadableStream) return false;
   return !(typeof body === 'object' && body !== null && Symbol.asyncIterator in body);
+}
+
+/** The text of a URL-like input that is not a Request (a URL, or an object with a `href`). */
+function urlText(input: URL | Request): string {
+  return input instanceof URL ? input.href : input.url;
 }
