@@ -131,6 +131,28 @@ describe('runback record --report FILE', () => {
   });
 });
 
+describe('the README --report example', () => {
+  it('runs as written and the report has the member it reads', async () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const block = /```sh\n(runback record --out run\.json --report[\s\S]*?)```/.exec(readme)?.[1];
+    if (block === undefined) throw new Error('expected the --report example in the README');
+    const [command, query] = block.trim().split('\n');
+    const dir = tempDir();
+    writeFileSync(join(dir, 'agent.js'), 'console.log("decided", Date.now() > 0);\n');
+    const args = (command ?? '').split(/\s+/).slice(1);
+    const r = await runbackAsync(args, {}, dir); // as written, in a folder with agent.js
+    expect(r.status, r.stderr).toBe(0);
+    // The README reads `jq .exit_code run.report.json`.
+    const member = /^jq \.(\w+) run\.report\.json$/.exec(query ?? '')?.[1];
+    expect(member).toBe('exit_code');
+    const report = JSON.parse(readFileSync(join(dir, 'run.report.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    expect(report[member as string]).toBe(0);
+  });
+});
+
 describe('runback replay --report FILE', () => {
   it('writes the --json report to FILE, and a refused record as {"error": …}', async () => {
     const dir = tempDir();

@@ -176,17 +176,20 @@ export function runNode(
 export function runbackAsync(
   args: readonly string[],
   env: Record<string, string> = {},
+  cwd?: string,
 ): Promise<CliRun> {
-  return runProcess(process.execPath, [BUILT_CLI, ...args], env);
+  return runProcess(process.execPath, [BUILT_CLI, ...args], env, cwd);
 }
 
 function runProcess(
   command: string,
   args: readonly string[],
   env: Record<string, string>,
+  cwd?: string,
 ): Promise<CliRun> {
   return new Promise((resolve) => {
     const child = spawn(command, args, {
+      ...(cwd === undefined ? {} : { cwd }),
       env: { ...process.env, NO_COLOR: '1', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
