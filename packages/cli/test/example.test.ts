@@ -112,7 +112,10 @@ describe('examples/loan-approval-agent', () => {
     ];
     const strict = await runbackAsync(['replay', baseline, ...changed]);
     expect(strict.status).toBe(1);
-    expect(strict.stderr).toMatch(/DIVERGED at call \d+ \(llm gpt-4o-mini\): the request differs/);
+    expect(strict.stderr).toMatch(
+      /DIVERGED at call \d+ \(llm gpt-4o-mini\): no recorded call answers it \(a replay miss/,
+    );
+    expect(strict.stderr).toMatch(/nearest recorded call \d+ \(seq \d+\)/);
     expect(strict.stderr).toContain('/messages/0/content');
     expect(strict.stderr).toContain(
       'strict replay: no recorded llm call "gpt-4o-mini" matches this request',

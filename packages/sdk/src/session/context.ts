@@ -47,7 +47,7 @@ function refuseForeignRun(): void {
   if (foreign === undefined || foreignActiveScope() === undefined) return;
   throw new RunbackError(
     'SDK_COPY_MISMATCH',
-    `two copies of @runback/sdk cannot share this run: expected the copy this program imports (@runback/sdk ${sdkVersion()}, protocol ${SDK_PROTOCOL}) to speak the protocol of the copy recording the run (@runback/sdk ${foreign.version}, protocol ${foreign.protocol}), got two protocols; install one version (npm ls @runback/sdk), or run the runback CLI the program's own project installs (npx runback)`,
+    `two copies of @runback/sdk cannot share this run: expected the copy this program imports (@runback/sdk ${sdkVersion()}, protocol ${SDK_PROTOCOL}) to speak the protocol of the copy recording the run (@runback/sdk ${foreign.version}, protocol ${foreign.protocol}), got two protocols; install one version (npm ls @runback/sdk), or run the runback CLI the program's own project installs (npm exec runback, with @runback/cli in its devDependencies)`,
   );
 }
 
