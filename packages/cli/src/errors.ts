@@ -54,6 +54,7 @@ export type CliErrorCode =
   | 'RECORD_UNREADABLE'
   | 'RECORD_NOT_VERIFIABLE'
   | 'RECORD_NOT_DELIVERED'
+  | 'RECORD_WRITE_FAILED'
   // runback record and replay: --report FILE
   | 'REPORT_WRITE_FAILED'
   // runback recover

@@ -2,7 +2,7 @@
 // goes to standard error with --json, and to a file with --report FILE (written atomically,
 // the same JSON, an error too). A command that cannot start is not reported as recorded.
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runbackAsync, tempDir } from './support.js';
 
@@ -114,6 +114,47 @@ describe('runback record --report FILE', () => {
     expect(r.status).toBe(64);
     expect(r.stderr).toContain('expected --report FILE to be a file of its own');
     expect(readFileSync(out, 'utf8')).toBe('keep me');
+  });
+
+  it('an --out or --report in a missing folder is refused before the program runs', async () => {
+    const dir = tempDir();
+    const marker = join(dir, 'ran');
+    const program = [
+      '--',
+      process.execPath,
+      '-e',
+      `require("fs").writeFileSync(${JSON.stringify(marker)}, "")`,
+    ];
+    const missing = join(dir, 'no-such-folder', 'run.json');
+    const out = await runbackAsync(['record', '--out', missing, '--json', ...program]);
+    expect(out.status).toBe(64);
+    expect(JSON.parse(out.stderr)).toMatchObject({
+      error: {
+        code: 'USAGE_BAD_OUT',
+        message: `expected --out ${missing} to be in an existing folder, got no folder ${dirname(missing)}`,
+      },
+    });
+    const report = await runbackAsync([
+      'record',
+      '--out',
+      join(dir, 'run.json'),
+      '--report',
+      missing,
+      ...program,
+    ]);
+    expect(report.status).toBe(64);
+    expect(report.stderr).toContain(`expected --report ${missing} to be in an existing folder`);
+    const named = await runbackAsync([
+      'record',
+      '--out',
+      join(dir, 'run.json'),
+      '--name',
+      '',
+      ...program,
+    ]);
+    expect(named.status).toBe(64);
+    expect(existsSync(marker)).toBe(false); // the program never ran
+    expect(existsSync(join(dir, 'run.json'))).toBe(false);
   });
 
   it('a bad RUNBACK_API_URL is named by its variable, not an option path', async () => {

@@ -10,6 +10,7 @@ import type { Command } from '../command.js';
 import { parseCommandArgs, splitAtDoubleDash } from '../command.js';
 import { CliError, EXIT, messageOf, usageError } from '../errors.js';
 import { programName } from '../inspect/program.js';
+import { assertOutputFolder } from '../out-path.js';
 import { checkReportPath, reportFlag, reportingFailures, writeJsonReport } from '../json-report.js';
 import { SIGNER_OPTIONS, loadSigner, verifiesAsSigned, type LoadedSigner } from '../sign/signer.js';
 
@@ -94,7 +95,13 @@ async function record(argv: readonly string[], io: CommandIO): Promise<number> {
   if (values.out === undefined || values.out === '') {
     throw usageError('USAGE_NO_OUT', 'expected --out FILE, the record to write, got none');
   }
+  if (values.name === '') {
+    throw usageError('USAGE_BAD_NAME', 'expected --name to be a run name, got ""');
+  }
   if (values.report !== undefined) checkReportPath(values.report, [values.out]);
+  // Before the program runs: a record that cannot be written must not cost a run.
+  await assertOutputFolder('--out', values.out);
+  if (values.report !== undefined) await assertOutputFolder('--report', values.report);
   const limit = values['output-limit'] === undefined ? 65_536 : Number(values['output-limit']);
   if (!Number.isSafeInteger(limit) || limit < 0) {
     throw usageError(
@@ -145,6 +152,11 @@ async function record(argv: readonly string[], io: CommandIO): Promise<number> {
         hint: 'The command may have run; its record was not written.',
       });
     }
+    if (isFileSystemError(err)) {
+      throw new CliError('RECORD_WRITE_FAILED', `cannot write ${values.out}: ${err.message}`, {
+        hint: 'The command may have run; its record was not written.',
+      });
+    }
     throw err;
   }
 
@@ -174,6 +186,11 @@ async function record(argv: readonly string[], io: CommandIO): Promise<number> {
   if (result.spawnError !== undefined) return 127;
   if (result.signal !== null) return 128 + (SIGNALS[result.signal] ?? 0);
   return result.exitCode ?? EXIT.invalid;
+}
+
+/** A failed read or write of a file (ENOENT, EACCES, ENOSPC, …), not a bug. */
+function isFileSystemError(err: unknown): err is NodeJS.ErrnoException {
+  return err instanceof Error && typeof (err as NodeJS.ErrnoException).syscall === 'string';
 }
 
 function withoutApiVariables(env: NodeJS.ProcessEnv): Record<string, string | undefined> {

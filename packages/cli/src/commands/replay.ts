@@ -21,6 +21,7 @@ import type { Command } from '../command.js';
 import { parseCommandArgs, splitAtDoubleDash } from '../command.js';
 import { CliError, EXIT, messageOf, usageError } from '../errors.js';
 import { checkReportPath, reportFlag, reportingFailures, writeJsonReport } from '../json-report.js';
+import { assertOutputFolder } from '../out-path.js';
 import { parseRecordJson } from '../record-json.js';
 import { loadSigner } from '../sign/signer.js';
 import { formatReplayReport } from '../replay/format.js';
@@ -110,6 +111,8 @@ async function replay(argv: readonly string[], io: CommandIO): Promise<number> {
   }
   const recordPath = positionals[0] as string;
   if (values.report !== undefined) checkReportPath(values.report, [recordPath, values.out]);
+  if (values.out !== undefined) await assertOutputFolder('--out', values.out);
+  if (values.report !== undefined) await assertOutputFolder('--report', values.report);
   const trust = await loadTrust(values.pubkey ?? [], io);
   const signer = await loadSigner({ key: values.key }, io);
 
