@@ -162,24 +162,7 @@ describe('placeholder credentials never reach the network', () => {
   });
 
   test('live-on-miss: a changed prompt would go live, and is refused before it is sent', async () => {
-    const recorded = await record('langchain.mjs', chatToolLoop(true));
-    const llm = await startMockServer();
-    servers.push(llm);
-    llm.reply(...chatToolLoop(true));
-    const ran = await runback(
-      [
-        'replay',
-        recorded.record,
-        '--mode',
-        'live-on-miss',
-        '--json',
-        '--',
-        process.execPath,
-        agentPath('langchain.mjs'),
-      ],
-      cleanEnv({ ...recorded.env, MOCK_LLM_URL: llm.url, QUESTION: 'And in Nice?' }),
-    );
-    const report = jsonReport(ran);
+    const { ran, report, llm } = await forkWithChangedPrompt({});
     expect(report['placeholder_credentials']).toEqual(['OPENAI_API_KEY']);
     expect(ran.stderr).toContain('REPLAY_PLACEHOLDER_CREDENTIAL');
     expect(ran.stderr).toContain('runback-replay-placeholder-not-a-key');
@@ -188,29 +171,27 @@ describe('placeholder credentials never reach the network', () => {
   });
 
   test('a key the user set is kept, and then used for a live call', async () => {
-    const recorded = await record('langchain.mjs', chatToolLoop(true));
-    const llm = await startMockServer();
-    servers.push(llm);
-    llm.reply(...chatToolLoop(true));
-    const ran = await runback(
-      [
-        'replay',
-        recorded.record,
-        '--mode',
-        'live-on-miss',
-        '--json',
-        '--',
-        process.execPath,
-        agentPath('langchain.mjs'),
-      ],
-      cleanEnv({
-        ...recorded.env,
-        MOCK_LLM_URL: llm.url,
-        QUESTION: 'And in Nice?',
-        OPENAI_API_KEY: 'sk-user-own-key',
-      }),
-    );
-    expect(jsonReport(ran)['placeholder_credentials']).toEqual([]);
+    const { report, llm } = await forkWithChangedPrompt({ OPENAI_API_KEY: 'sk-user-own-key' });
+    expect(report['placeholder_credentials']).toEqual([]);
     expect(llm.requests[0]?.headers['authorization']).toBe('Bearer sk-user-own-key');
   });
 });
+
+/**
+ * Records the LangChain agent, then replays it live-on-miss with another question, a model API
+ * listening, and `env` added: the first model call misses and would go live.
+ */
+async function forkWithChangedPrompt(env: Record<string, string>) {
+  const recorded = await record('langchain.mjs', chatToolLoop(true));
+  const llm = await startMockServer();
+  servers.push(llm);
+  llm.reply(...chatToolLoop(true));
+  const ran = await runback(
+    ['replay', recorded.record, '--mode', 'live-on-miss', '--json', '--'].concat([
+      process.execPath,
+      agentPath('langchain.mjs'),
+    ]),
+    cleanEnv({ ...recorded.env, MOCK_LLM_URL: llm.url, QUESTION: 'And in Nice?', ...env }),
+  );
+  return { ran, report: jsonReport(ran), llm };
+}

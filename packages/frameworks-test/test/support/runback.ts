@@ -1,12 +1,9 @@
 // Runs the `runback` command as a user does (the built bin, in a child process) on an agent
 // program from test/agents, in an environment with no provider key unless the test gives one.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PROVIDER_KEY_VARIABLES } from '@runback/sdk/process';
-import { afterEach } from 'vitest';
+export { tempDir } from '../../../sdk/test/support/temp-dir.js';
 
 const bin = fileURLToPath(
   new URL('../../node_modules/@runback/cli/bin/runback.js', import.meta.url),
@@ -65,16 +62,4 @@ export function jsonReport(ran: Ran): Record<string, unknown> {
   } catch {
     throw new Error(`expected a JSON report as the last line of stderr, got:\n${ran.stderr}`);
   }
-}
-
-const made: string[] = [];
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-/** A fresh temporary directory, removed after the current test. */
-export function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'runback-frameworks-'));
-  made.push(dir);
-  return dir;
 }
