@@ -9,11 +9,31 @@ import type { Alignable } from './align.js';
 export function callName(event: Readonly<Record<string, unknown>>): string {
   switch (event['type']) {
     case 'llm':
-      return String((event['model'] as { model_id?: unknown } | undefined)?.model_id ?? '');
+      return textOf((event['model'] as { model_id?: unknown } | undefined)?.model_id);
     case 'tool':
-      return String(event['tool_name'] ?? '');
+      return textOf(event['tool_name']);
     default:
-      return String(event['kind'] ?? '');
+      return textOf(event['kind']);
+  }
+}
+
+/**
+ * A member as text for names and keys: a string as it is, a number or boolean as JavaScript
+ * prints it, nothing as '', anything else (a malformed record's object) as its JSON, so two
+ * different objects never share a name.
+ */
+function textOf(value: unknown): string {
+  switch (typeof value) {
+    case 'string':
+      return value;
+    case 'number':
+    case 'boolean':
+    case 'bigint':
+      return String(value);
+    case 'undefined':
+      return '';
+    default:
+      return value === null ? '' : (JSON.stringify(value) ?? '');
   }
 }
 
@@ -119,7 +139,7 @@ function stepOf(event: Event, index: number): Step {
     case 'env': {
       const kind = callName(event);
       return {
-        ...base(kind, kind === 'fetch' || kind === 'http' ? String(event['key'] ?? '') : kind),
+        ...base(kind, kind === 'fetch' || kind === 'http' ? textOf(event['key']) : kind),
         input: event['input'] ?? event['key'],
         output: VOLATILE_ENV.has(kind) ? null : event['output'],
         volatile: kind === 'fetch' || kind === 'http' ? HTTP_VOLATILE : NOTHING,
@@ -127,7 +147,7 @@ function stepOf(event: Event, index: number): Step {
     }
     case 'reasoning':
       return {
-        ...base(String(event['label'] ?? ''), String(event['text'] ?? '')),
+        ...base(textOf(event['label']), textOf(event['text'])),
         input: null,
         output: event['text'],
         volatile: NOTHING,
