@@ -12,7 +12,7 @@ import {
 } from '../../sdk/test/mock-llm/server.js';
 import { chatToolLoop, responsesToolLoop, structuredOutputs } from './support/replies.js';
 import { startService, type Service } from './support/service.js';
-import { agentPath, cleanEnv, jsonReport, runback, tempDir } from './support/runback.js';
+import { agentPath, cleanEnv, jsonReport, runNode, runback, tempDir } from './support/runback.js';
 
 const RECORDING_KEY = 'sk-mock-recording-only-0123456789';
 const servers: (MockServer | Service)[] = [];
@@ -146,6 +146,19 @@ describe('zero-code record, keyless strict replay', () => {
     expectOverlap(result.recorded);
     expect(result.recorded.stdout).toContain('answer Lyon is warmer');
     expectReproduced(result);
+  });
+});
+
+describe('RUNBACK_REPLAY with the preload, no runback command', () => {
+  test('a LangChain agent starts on a placeholder key and prints what it printed live', async () => {
+    const recorded = await record('langchain.mjs', chatToolLoop(true));
+    const ran = await runNode(
+      ['--import', '@runback/sdk/preload', agentPath('langchain.mjs')],
+      cleanEnv({ ...recorded.env, RUNBACK_REPLAY: recorded.record }),
+    );
+    expect(ran.stderr).toBe('');
+    expect(ran.stdout).toBe(recorded.stdout);
+    expect(ran.code).toBe(0);
   });
 });
 

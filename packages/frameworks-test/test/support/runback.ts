@@ -39,8 +39,14 @@ export function cleanEnv(extra: Record<string, string> = {}): Record<string, str
 
 /** Runs `runback ARGS...` and collects its output. */
 export function runback(args: readonly string[], env: Record<string, string>): Promise<Ran> {
+  return runNode([bin, ...args], env);
+}
+
+/** Runs `node ARGS...` in this package (so `--import @runback/sdk/preload` resolves). */
+export function runNode(args: readonly string[], env: Record<string, string>): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
+    const child = spawn(process.execPath, args, {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
