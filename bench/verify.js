@@ -1,6 +1,6 @@
 // (b) verifying records against the floor of the same file (read + JSON.parse + one SHA-256),
-// interleaved in one run: our writer's record (events in canonical member order, _hash
-// first), the same record in plain JSON.stringify member order with _hash last, the same
+// interleaved in one run: our writer's record (each event's members sorted, _hash first, the
+// values inside as the program gave them, spec §7), the same record in plain JSON.stringify member order with _hash last, the same
 // pretty-printed with a 2-space indent, verifyStream over a file stream, and the CLI as a whole
 // process against the floor as a whole process; peak RSS of each (GNU time, child processes);
 // start-up of both command-line entry points on a small record against `node -e 0`, with the
@@ -100,7 +100,7 @@ export async function benchVerify(results, events) {
       '    row                                   MB    floor ms   verify ms   ratio   peak RSS MB (floor / verify)',
     );
     for (const [name] of [
-      ['own', "our writer's record (canonical order)"],
+      ['own', "our writer's record (_hash first)"],
       ['foreign', 'JSON.stringify order, _hash last'],
       ['pretty', 'the same, 2-space indent'],
     ]) {
@@ -180,7 +180,7 @@ export async function benchVerify(results, events) {
       });
     }
     const labels = {
-      own: "our writer's record (canonical order)",
+      own: "our writer's record (_hash first)",
       foreign: 'JSON.stringify order, _hash last',
       pretty: 'the same, 2-space indent',
       stream: 'verifyStream, JSON.stringify order',
