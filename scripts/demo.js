@@ -23,6 +23,10 @@ const bold = paint('1');
 const dim = paint('2');
 const cyan = paint('36');
 
+// tsup colours its log even when asked not to; the failure text is shown plain.
+// eslint-disable-next-line no-control-regex
+const ANSI_COLOUR = /\u001b\[[0-9;]*m/g;
+
 /** Builds what the demo runs (the CLI and the packages under it), saying what it is doing. */
 async function build() {
   console.log(bold('Building the runback packages the demo uses'));
@@ -66,9 +70,11 @@ async function build() {
   clearInterval(tick);
   if (status !== 0) {
     const why = status instanceof Error ? status.message : `exit ${status}`;
-    console.error(
-      `\nThe build failed (${why}). Its output:\n${log.trim().split('\n').slice(-40).join('\n')}`,
-    );
+    const lines = log.replace(ANSI_COLOUR, '').trim().split('\n');
+    const errors = lines.filter((l) => /error/i.test(l));
+    const shown = errors.length > 0 ? errors.slice(-20) : lines.slice(-40);
+    console.error(`\nThe build failed (${why}):\n${shown.join('\n')}`);
+    console.error('Run "pnpm build" to see the whole build output.');
     return false;
   }
   console.log(`Built ${seen.size} packages in ${Math.round((Date.now() - started) / 1000)} s.\n`);
