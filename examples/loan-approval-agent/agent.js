@@ -2,7 +2,8 @@
 // records it with the SDK (an instrumented client, wrapped tools); run directly, it is a plain
 // program that `runback record` and `runback replay` capture with no code change:
 //   node agent.js --base-url http://127.0.0.1:PORT/v1 [--applicant A-1029] [--prompt-style brief]
-import { pathToFileURL } from 'node:url';
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 export const SYSTEM_PROMPT =
@@ -89,7 +90,12 @@ export async function approveLoan(
 }
 
 // Run directly: a plain program, configured by flags, printing its decision as JSON.
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+// Compared as real paths: run through a symlinked folder, argv[1] names the link, while
+// import.meta.url names the file it points to.
+const runDirectly =
+  process.argv[1] !== undefined &&
+  realpathSync(fileURLToPath(import.meta.url)) === realpathSync(process.argv[1]);
+if (runDirectly) {
   const { values } = parseArgs({
     options: {
       'base-url': { type: 'string' },

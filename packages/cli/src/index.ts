@@ -3,6 +3,8 @@ export { mainUsage, runCli } from './run-cli.js';
 export { CliError, EXIT } from './errors.js';
 export type { Command } from './command.js';
 export type { CommandIO } from '@runback/verify-cli';
+/** The CommandIO of this process (its stdout, stderr, files and environment), for runCli. */
+export { nodeIO } from '@runback/verify-cli';
 export {
   summarizeRecord,
   type ChainStatus,
