@@ -1,7 +1,7 @@
 // Reading request bodies with a size limit enforced while the stream is read: a body larger
 // than the limit is refused (413) as soon as the limit is crossed, never buffered whole.
 import { readJsonStrict } from '@runback/verify';
-import { ApiError } from './errors.js';
+import { ApiError, describeValue } from './errors.js';
 
 /** The largest record `POST /api/audit/verify` accepts: 8 MiB. */
 export const MAX_RECORD_BYTES = 8 * 1024 * 1024;
@@ -33,8 +33,13 @@ export async function readBodyLimited(request: Request, limit: number): Promise<
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
+    const step: { readonly done: boolean; readonly value?: unknown } = await reader.read();
+    if (step.done) break;
+    const value = step.value;
+    if (!(value instanceof Uint8Array)) {
+      await reader.cancel().catch(() => undefined);
+      throw new TypeError(`expected the request body to stream bytes, got ${describeValue(value)}`);
+    }
     total += value.byteLength;
     if (total > limit) {
       await reader.cancel().catch(() => undefined);

@@ -52,6 +52,14 @@ export function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'string') return value.length > 40 ? 'a long string' : JSON.stringify(value);
-  if (typeof value === 'object') return 'an object';
-  return `${typeof value} ${String(value)}`;
+  switch (typeof value) {
+    case 'object':
+      return 'an object';
+    case 'number':
+    case 'bigint':
+    case 'boolean':
+      return `${typeof value} ${String(value)}`;
+    default:
+      return `a ${typeof value}`;
+  }
 }

@@ -124,7 +124,7 @@ describe('verify endpoint limits', () => {
       method: 'POST',
       body,
       duplex: 'half',
-    } as RequestInit);
+    });
     expect(res.status).toBe(413);
     expect(await res.json()).toMatchObject({ error: { code: 'BODY_TOO_LARGE' } });
     // At most the chunk that crossed the limit and one the stream had queued ahead.

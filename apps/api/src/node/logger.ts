@@ -14,5 +14,5 @@ export function jsonLogger(
     },
     options.destination,
   );
-  return base as unknown as Logger;
+  return base;
 }

@@ -33,7 +33,12 @@ export class KyselyStore implements Store {
   async migrate(): Promise<void> {
     const migrator = new Migrator({ db: this.#db, provider: migrationProvider(this.dialect) });
     const { error } = await migrator.migrateToLatest();
-    if (error !== undefined) throw error;
+    if (error === undefined) return;
+    throw error instanceof Error
+      ? error
+      : new Error('expected the migrations to apply, got a failure that is not an Error', {
+          cause: error,
+        });
   }
 
   async isReady(): Promise<boolean> {

@@ -164,7 +164,7 @@ export function migrationsFor(dialect: DialectName): Record<string, Migration> {
 
 /** A Kysely migration provider over {@link migrationsFor}. */
 export function migrationProvider(dialect: DialectName): MigrationProvider {
-  return { getMigrations: async () => migrationsFor(dialect) };
+  return { getMigrations: () => Promise.resolve(migrationsFor(dialect)) };
 }
 
 /** Names of every migration, newest last (readiness compares the applied ones with these). */
