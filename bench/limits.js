@@ -49,6 +49,7 @@ export function limitsOf(results) {
     'max',
     'µs',
   );
+  add('(d)', 'replay peak heap / record size', results.replay?.heap_vs_record, 3, 'max', '×');
   add('(f)', 'adversarial nesting / floor', results.nesting?.ratio, 3, 'max', '×');
   add(
     '(g)',

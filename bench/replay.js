@@ -1,8 +1,9 @@
 // (d) Replay: re-executing a recorded 10,000-call run against its record. An agent loop of
 // model calls and tool calls is recorded once, then replayed in strict mode (every call served
 // by key from the cassette, the replayed run recorded and its digests compared); time and the
-// peak heap above the starting point are reported.
-import { mkdtempSync, rmSync } from 'node:fs';
+// peak heap above the starting point are reported, the peak as a multiple of the record's size
+// on disk (limit 3×) and the replay's time beside the recording's.
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -65,6 +66,7 @@ export async function benchReplay(results, { calls = 10_000, rounds = 3 } = {}) 
     const recorded = await withPeakHeap(() =>
       record({ name: 'bench-agent', out: path }, agent(calls)),
     );
+    const recordBytes = statSync(path).size;
     const runs = [];
     for (let round = 0; round < rounds; round++) {
       const r = await withPeakHeap(() => replay({ path }, agent(calls)));
@@ -83,7 +85,9 @@ export async function benchReplay(results, { calls = 10_000, rounds = 3 } = {}) 
       replay_ms: median.ms,
       replay_us_per_call: (median.ms / calls) * 1000,
       replay_peak_heap_mb: Math.max(...runs.map((r) => r.peakMb)),
+      record_mb: recordBytes / 1e6,
     };
+    results.replay.heap_vs_record = results.replay.replay_peak_heap_mb / results.replay.record_mb;
     const r = results.replay;
     const f = (n) => n.toFixed(1).padStart(8);
     console.log(
@@ -93,7 +97,11 @@ export async function benchReplay(results, { calls = 10_000, rounds = 3 } = {}) 
     console.log(
       `    replay: verify, serve, re-record     ${f(r.replay_ms)} ms  (${r.replay_us_per_call.toFixed(1)} µs per call)`,
     );
-    console.log(`    peak heap above start                ${f(r.replay_peak_heap_mb)} MB\n`);
+    console.log(`    replay / recording time              ${f(r.replay_ms / r.record_ms)} ×`);
+    console.log(`    record on disk                       ${f(r.record_mb)} MB`);
+    console.log(
+      `    peak heap above start                ${f(r.replay_peak_heap_mb)} MB  = ${r.heap_vs_record.toFixed(1)} × the record (limit 3)\n`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
