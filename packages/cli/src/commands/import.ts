@@ -4,14 +4,14 @@
 // is @runback/otlp's; sealing and verification are the trust core's.
 import { importOtlp, OtlpError, type OtlpImport } from '@runback/otlp';
 import { sealRecord, type SealedRecord } from '@runback/sign';
-import { atomicWrite } from '@runback/sdk/fs';
-import { verifyJson, type VerifyResult } from '@runback/verify';
+import type { VerifyResult } from '@runback/verify';
 import { escapeTerminal, makeStyle, useColor } from '@runback/verify-cli';
 import type { Command } from '../command.js';
 import { parseCommandArgs } from '../command.js';
 import { CliError, EXIT, isCodedDataError, messageOf, usageError } from '../errors.js';
 import type { CommandIO } from '../log/io.js';
-import { SIGNER_OPTIONS, loadSigner, verifiesAsSigned } from '../sign/signer.js';
+import { SIGNER_OPTIONS, loadSigner } from '../sign/signer.js';
+import { writeVerified } from '../sign/write-verified.js';
 
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 
@@ -132,26 +132,17 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
       details: { cause: err.code },
     });
   }
-  const text = JSON.stringify(record, null, 2) + '\n';
-  const result = verifyJson(text, loaded.trust);
-  if (!verifiesAsSigned(result, loaded)) {
-    throw new CliError(
-      'IMPORT_NOT_VERIFIABLE',
-      `refusing to write: the record built from ${name} would not verify (${result.verdict})\n${result.errors.map((e) => `  ${e.check}: ${e.message}`).join('\n')}`,
-      { details: { verification: result } },
-    );
-  }
   const out = values.out === undefined || values.out === '-' ? undefined : values.out;
-  if (out === undefined) io.stdout(text);
-  else {
-    try {
-      await atomicWrite(out, text);
-    } catch (err) {
-      throw new CliError('IMPORT_WRITE_FAILED', `cannot write ${out}: ${messageOf(err)}`, {
-        hint: 'Check that the directory exists and is writable.',
-      });
-    }
-  }
+  const result = await writeVerified(record, loaded, io, {
+    out,
+    refuse: (failed) =>
+      new CliError(
+        'IMPORT_NOT_VERIFIABLE',
+        `refusing to write: the record built from ${name} would not verify (${failed.verdict})\n${failed.errors.map((e) => `  ${e.check}: ${e.message}`).join('\n')}`,
+        { details: { verification: failed } },
+      ),
+    writeFailed: 'IMPORT_WRITE_FAILED',
+  });
   const report = reportOf(record, imported, result, out);
   if (values.json) {
     if (out !== undefined) io.stdout(JSON.stringify(report) + '\n');

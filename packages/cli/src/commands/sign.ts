@@ -2,14 +2,14 @@
 // sign it — then verify the output with the signing key pinned, and refuse to write a record
 // that would not verify. Sealing and verification are the libraries'; this only wires them up.
 import { sealRecord, type SealedRecord } from '@runback/sign';
-import { verify, verifyJson, type VerifyResult } from '@runback/verify';
+import { verify, type VerifyResult } from '@runback/verify';
 import { makeStyle, useColor, type CommandIO } from '@runback/verify-cli';
 import type { Command } from '../command.js';
 import { parseCommandArgs } from '../command.js';
 import { CliError, EXIT, isCodedDataError, messageOf, usageError } from '../errors.js';
-import { atomicWrite } from '@runback/sdk/fs';
 import { readSignInput } from '../sign/input.js';
-import { SIGNER_OPTIONS, loadSigner, verifiesAsSigned, type LoadedSigner } from '../sign/signer.js';
+import { SIGNER_OPTIONS, loadSigner, type LoadedSigner } from '../sign/signer.js';
+import { writeVerified } from '../sign/write-verified.js';
 
 const usage = `Usage: runback sign INPUT [--out FILE] [--key PEM_FILE | --hmac-key K | --hmac-key-file F]
                     [--generated-at ISO] [--json]
@@ -102,22 +102,11 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
       details: { cause: err.code },
     });
   }
-  const text = JSON.stringify(record, null, 2) + '\n';
-
-  const result = verifyJson(text, loaded.trust);
-  if (!verifiesAsSigned(result, loaded)) throw notVerifiable(inputName, result);
-
-  if (out === undefined) {
-    io.stdout(text);
-  } else {
-    try {
-      await atomicWrite(out, text);
-    } catch (err) {
-      throw new CliError('SIGN_WRITE_FAILED', `cannot write ${out}: ${messageOf(err)}`, {
-        hint: 'Check that the directory exists and is writable.',
-      });
-    }
-  }
+  const result = await writeVerified(record, loaded, io, {
+    out,
+    refuse: (failed) => notVerifiable(inputName, failed),
+    writeFailed: 'SIGN_WRITE_FAILED',
+  });
 
   const report = reportOf(record, result, out, warnings);
   if (values.json) {
