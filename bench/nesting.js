@@ -34,7 +34,7 @@ function reversedJson(value) {
   return '{' + keys.map((k) => JSON.stringify(k) + ':' + reversedJson(value[k])).join(',') + '}';
 }
 
-function makeNestedRecord() {
+export function makeNestedRecord() {
   const runId = 'run_nesting01';
   const ts = (ms) => new Date(Date.UTC(2026, 5, 14) + ms).toISOString();
   const base = (seq, type, span, parent) => ({

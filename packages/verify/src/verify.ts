@@ -4,7 +4,11 @@
 // the result object of the format decisions.
 import { decodeJsonInput, parseJsonStrictSpans } from './json/index.js';
 import { readJsonData, type JsonDataResult } from './json-data.js';
-import { scanCanonicalEvents, type CanonicalEvents } from './fast-path/canonical-events.js';
+import { scanCanonicalEvents } from './fast-path/canonical-events.js';
+import { canonicalizeEvents } from './fast-path/canonicalized-events.js';
+import type { ProvenSpans } from './json/index.js';
+import type { KnownMemberTexts } from '@runback/replay-digest';
+import type { KnownEventTexts } from './steps/chain.js';
 import { verdictOf, type VerifyError, type VerifyResult } from './result.js';
 import { checkCassette, type CassetteStepResult } from './steps/cassette.js';
 import { checkChain } from './steps/chain.js';
@@ -59,10 +63,25 @@ export function verifyJson(input: string | Uint8Array, options: VerifyOptions = 
 
 /**
  * How JSON text is read: `fast` lets the fast path hash what it can prove canonical straight
- * from the text; `plain` parses everything and serializes every value. Both give the same
- * result on every input; the seam exists so that tests can run the corpus both ways.
+ * from the text; `canonical` canonicalizes every event from the text in one pass, whatever its
+ * member order and whitespace (fast-path/event-canonicalizer.ts); `plain` parses everything
+ * and serializes every value. All give the same result on every input; the seam exists so
+ * that tests can run the corpus every way.
  */
-export type JsonReading = 'fast' | 'plain';
+export type JsonReading = 'fast' | 'canonical' | 'plain';
+
+/** What a reading of the text knows of its events before they are parsed. */
+export interface TextKnown extends KnownEventTexts, KnownMemberTexts {
+  readonly count: number;
+  provenSpans(): ProvenSpans;
+}
+
+function knownOf(text: string, input: string | Uint8Array, reading: JsonReading): TextKnown | null {
+  if (reading === 'fast') return scanCanonicalEvents(text);
+  if (reading === 'canonical')
+    return canonicalizeEvents(text, typeof input === 'string' ? undefined : input);
+  return null;
+}
 
 /** verifyJson with the reading chosen (internal seam; not part of the public surface). */
 export function verifyJsonWith(
@@ -76,7 +95,7 @@ export function verifyJsonWith(
   const decoded = decodeJsonInput(input);
   if (!decoded.ok)
     return failure({ check: 'schema', code: decoded.error.code, message: decoded.error.message });
-  const known = reading === 'fast' ? scanCanonicalEvents(decoded.text) : null;
+  const known = knownOf(decoded.text, input, reading);
   const parsed = parseJsonStrictSpans(decoded.text, undefined, known?.provenSpans());
   if (!parsed.ok)
     return failure({ check: 'schema', code: parsed.error.code, message: parsed.error.message });
@@ -87,7 +106,7 @@ export function verifyJsonWith(
 export function verifyWithPolicy(
   record: unknown,
   options: VerifyOptions,
-  known: CanonicalEvents | null = null,
+  known: TextKnown | null = null,
 ): VerifyResult {
   try {
     return runPipeline(record, options, known);
@@ -103,7 +122,7 @@ export function verifyWithPolicy(
 function runPipeline(
   record: unknown,
   options: VerifyOptions,
-  textKnown: CanonicalEvents | null,
+  textKnown: TextKnown | null,
 ): VerifyResult {
   const parts = partsOf(record);
   // The events' canonical texts where the JSON text already holds them, by position, so only

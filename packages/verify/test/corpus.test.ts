@@ -38,7 +38,7 @@ describe('verify corpus', () => {
     expect(corpus.cases.length).toBeGreaterThanOrEqual(45);
   });
 
-  for (const reading of ['fast', 'plain'] satisfies JsonReading[]) {
+  for (const reading of ['fast', 'canonical', 'plain'] satisfies JsonReading[]) {
     describe(`library: verifyJson, ${reading} reading`, () => {
       for (const c of corpus.cases) {
         it(`${c.file} [${Object.keys(c.trust).join(',') || 'no keys'}]: ${c.description}`, () => {

@@ -1,9 +1,29 @@
-// Property: on any text of any record, every canonical text the fast path cuts from the input
-// equals what the general path computes from the parsed value (docs/spec.md §2), and records
-// written canonically take the fast path for every event.
+// Property: on any text of any record, every canonical text the fast paths take from the input
+// (the proving pass and the canonicalizing pass) equals what the general path computes from the
+// parsed value (docs/spec.md §2), and records written canonically take the fast path for every
+// event.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { expectAgreement, expectSameReading } from '../../test/support/fast-path-agreement.js';
+import {
+  expectCanonicalizedAgreement,
+  expectSameCanonicalizedReading,
+} from '../../test/support/canonicalized-agreement.js';
+import {
+  expectAgreement as expectProvenAgreement,
+  expectSameReading as expectSameProvenReading,
+} from '../../test/support/fast-path-agreement.js';
+
+/** Both passes over the text agree with the general path; the proving pass's offer count. */
+function expectAgreement(text: string): number {
+  expectCanonicalizedAgreement(text);
+  return expectProvenAgreement(text);
+}
+
+/** Both passes leave the strict reader's result as it is without them. */
+function expectSameReading(text: string): void {
+  expectSameCanonicalizedReading(text);
+  expectSameProvenReading(text);
+}
 import {
   anyString,
   eventOf,

@@ -1,4 +1,4 @@
-import { canonical, canonicalWithout } from '@runback/canonical';
+import { canonical, canonicalOrder, canonicalWithout } from '@runback/canonical';
 import { describe, expect, it } from 'vitest';
 import { sealedLoanRecord } from '../../test/support/fixtures.js';
 import { expectAgreement, expectSameReading } from '../../test/support/fast-path-agreement.js';
@@ -25,7 +25,8 @@ function declines(...eventTexts: string[]): void {
 }
 
 describe('scanCanonicalEvents on records written by runback', () => {
-  const record = sealedLoanRecord();
+  // Stored in canonical member order (_hash first), the form this fast path proves.
+  const record = canonicalOrder(sealedLoanRecord());
   const text = JSON.stringify(record);
 
   it('offers every event, each exactly the canonical text the chain hashes', () => {

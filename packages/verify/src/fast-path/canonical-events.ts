@@ -80,7 +80,7 @@ export function scanCanonicalEvents(text: string): CanonicalEvents | null {
 }
 
 /** Index just after the `[` of the top-level member `"events"`, or -1. */
-function eventsArrayStart(text: string): number {
+export function eventsArrayStart(text: string): number {
   let i = skipWhitespace(text, 0);
   if (text.charCodeAt(i) !== 0x7b /* { */) return -1;
   i = skipWhitespace(text, i + 1);

@@ -8,15 +8,20 @@ const PLAIN_INTEGER_DIGITS = 15;
 
 /** Whether the name text[bs, be) sorts strictly after text[as, ae), by UTF-16 code units. */
 export function sortsAfter(text: string, as: number, ae: number, bs: number, be: number): boolean {
+  return compareSpans(text, as, ae, bs, be) < 0;
+}
+
+/** Sign of text[as, ae) compared with text[bs, be) by UTF-16 code units. */
+export function compareSpans(text: string, as: number, ae: number, bs: number, be: number): number {
   const la = ae - as;
   const lb = be - bs;
   const m = la < lb ? la : lb;
   for (let d = 0; d < m; d++) {
     const x = text.charCodeAt(as + d);
     const y = text.charCodeAt(bs + d);
-    if (x !== y) return y > x;
+    if (x !== y) return x - y;
   }
-  return lb > la;
+  return la - lb;
 }
 
 /**

@@ -15,14 +15,19 @@ export interface ChainStepResult extends StepResult {
   readonly contentDigest: string | null;
 }
 
-/** Events' canonical texts (without `_hash`) already at hand, by position; undefined if not. */
+/**
+ * Events' canonical texts (without `_hash`) or chain hashes already at hand (computed from the
+ * JSON text), by position; undefined when not known (then the event is serialized).
+ */
 export interface KnownEventTexts {
   eventText(index: number): string | undefined;
+  /** h_index = sha256_hex(previous + canonical(event without _hash)), if known for `previous`. */
+  eventHash?(index: number, previous: string): string | undefined;
 }
 
 /**
  * Recomputes the chain in array order and reports the first event whose _hash differs. An
- * event whose canonical text `known` holds is hashed from it, any other is serialized.
+ * event whose hash or canonical text `known` holds is taken from it, any other is serialized.
  */
 export function checkChain(
   parts: RecordParts,
@@ -32,7 +37,9 @@ export function checkChain(
   const chain = new ChainAccumulator();
   if (events === null) return chain.result(false);
   for (let i = 0; i < events.length; i++) {
-    if (!chain.add(events[i], i, known?.eventText(i))) break;
+    const hash = known?.eventHash?.(i, chain.head);
+    const text = hash === undefined ? known?.eventText(i) : undefined;
+    if (!chain.add(events[i], i, text, hash)) break;
   }
   return chain.result(true);
 }
@@ -44,11 +51,18 @@ export class ChainAccumulator {
   #reported = false;
   #broken = false;
 
+  /** The chain hash so far (h_0 = "" before the first event). */
+  get head(): string {
+    return this.#head;
+  }
+
   /**
    * Hashes the event at `index` (events come in array order, from 0), from `text` (its
-   * canonical form without _hash) when given. Returns false once the chain cannot go on.
+   * canonical form without _hash) when given, or takes `known` (its hash onto the current
+   * head, computed elsewhere from the same canonical form). Returns false once the chain
+   * cannot go on.
    */
-  add(event: unknown, index: number, text?: string): boolean {
+  add(event: unknown, index: number, text?: string, known?: string): boolean {
     if (this.#broken) return false;
     if (!isObject(event)) {
       this.#out.add(
@@ -62,7 +76,10 @@ export class ChainAccumulator {
     let hash: string;
     try {
       hash =
-        text === undefined ? eventHash(this.#head, event) : eventHashOfCanonical(this.#head, text);
+        known ??
+        (text === undefined
+          ? eventHash(this.#head, event)
+          : eventHashOfCanonical(this.#head, text));
     } catch (err) {
       this.#out.add(
         'CHAIN_NOT_HASHABLE',

@@ -2,7 +2,8 @@
 // exactly what the general path computes from the parsed value (docs/spec.md §2, §3, §4.3).
 import { canonical, canonicalWithout } from '@runback/canonical';
 import { expect } from 'vitest';
-import { parseJsonStrict, parseJsonStrictSpans } from '../../src/json/index.js';
+import type { KnownMemberTexts } from '@runback/replay-digest';
+import { parseJsonStrict, parseJsonStrictSpans, type ProvenSpans } from '../../src/json/index.js';
 import { scanCanonicalEvents } from '../../src/fast-path/canonical-events.js';
 
 /** Members looked up besides an event's own: absent ones must come back undefined. */
@@ -31,18 +32,27 @@ export function expectAgreement(text: string): number {
       offered++;
       expect(fast).toBe(canonicalWithout(event as object, '_hash'));
     }
-    const names =
-      event !== null && typeof event === 'object' && !Array.isArray(event)
-        ? [...Object.keys(event), ...ABSENT]
-        : ABSENT;
-    for (const name of names) {
-      const member = known?.memberText(i, name);
-      if (member === undefined) continue;
-      expect(Object.prototype.hasOwnProperty.call(event, name)).toBe(true);
-      expect(member).toBe(canonical((event as Record<string, unknown>)[name]));
-    }
+    expectMemberAgreement(known, i, event);
   }
   return offered;
+}
+
+/** Every member text `known` offers for event `i` is canonical(event[name]) of a member it has. */
+export function expectMemberAgreement(
+  known: KnownMemberTexts | null,
+  i: number,
+  event: unknown,
+): void {
+  const names =
+    event !== null && typeof event === 'object' && !Array.isArray(event)
+      ? [...Object.keys(event), ...ABSENT]
+      : ABSENT;
+  for (const name of names) {
+    const member = known?.memberText(i, name);
+    if (member === undefined) continue;
+    expect(Object.prototype.hasOwnProperty.call(event, name)).toBe(true);
+    expect(member).toBe(canonical((event as Record<string, unknown>)[name]));
+  }
 }
 
 /**
@@ -50,8 +60,15 @@ export function expectAgreement(text: string): number {
  * over, and requires the same outcome, value or error. Returns it.
  */
 export function expectSameReading(text: string): ReturnType<typeof parseJsonStrict> {
+  return expectSameReadingWith(text, scanCanonicalEvents(text)?.provenSpans());
+}
+
+/** expectSameReading with the stretches `spans` (from either pass). */
+export function expectSameReadingWith(
+  text: string,
+  spans: ProvenSpans | undefined,
+): ReturnType<typeof parseJsonStrict> {
   const plain = parseJsonStrict(text);
-  const spans = scanCanonicalEvents(text)?.provenSpans();
   expect(parseJsonStrictSpans(text, undefined, spans)).toEqual(plain);
   expect(parseJsonStrictSpans(text, { maxDepth: 4 }, spans)).toEqual(
     parseJsonStrict(text, { maxDepth: 4 }),

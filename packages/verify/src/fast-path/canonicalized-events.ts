@@ -1,0 +1,89 @@
+// Canonical texts of a record's events computed from the JSON text they were read from (see
+// event-canonicalizer.ts), whatever the member order and whitespace. The chain (docs/spec.md
+// §3) and the cassette (§4.3) hash these instead of serializing the parsed events; for any
+// event the pass declined they answer "unknown" and the steps serialize as before.
+import type { KnownMemberTexts } from '@runback/replay-digest';
+import type { ProvenSpans } from '../json/index.js';
+import { EventCanonicalizer, type CanonicalizerResult } from './event-canonicalizer.js';
+import { eventsArrayStart } from './canonical-events.js';
+import { isWellFormedText } from './lexer.js';
+
+/** Chain hashes and canonical texts of the events of one record text, by event position. */
+export class CanonicalizedEvents implements KnownMemberTexts {
+  readonly #text: string;
+  readonly #scan: CanonicalizerResult;
+
+  constructor(text: string, scan: CanonicalizerResult) {
+    this.#text = text;
+    this.#scan = scan;
+  }
+
+  /** How many events the text's events array holds. */
+  get count(): number {
+    return this.#scan.count;
+  }
+
+  /** The events as stretches the strict reader's pre-scan steps over where proven. */
+  provenSpans(): ProvenSpans {
+    const { count, proven, starts, ends, names, depths } = this.#scan;
+    return { count, proven, starts, ends, names, depths };
+  }
+
+  /** h_index onto `previous`, when the pass chained the event onto that hash; else undefined. */
+  eventHash(index: number, previous: string): string | undefined {
+    const scan = this.#scan;
+    if (index >= scan.chained) return undefined;
+    const expected = index === 0 ? '' : scan.hashes[index - 1];
+    return previous === expected ? scan.hashes[index] : undefined;
+  }
+
+  /**
+   * canonical(event without `_hash`) of the event at `index`, when proven; else undefined.
+   * Written again from the text (the pass keeps only hashes): for tests and diagnostics.
+   */
+  eventText(index: number): string | undefined {
+    const scan = this.#scan;
+    if (scan.proven[index] !== 1) return undefined;
+    return new EventCanonicalizer(this.#text).eventText(scan.starts[index] as number);
+  }
+
+  /** canonical(event[member]) of the event at `index`, when proven and present; else undefined. */
+  memberText(index: number, member: string): string | undefined {
+    const scan = this.#scan;
+    if (scan.proven[index] !== 1) return undefined;
+    const text = this.#text;
+    const last = scan.firstMember[index + 1] as number;
+    for (let m = scan.firstMember[index] as number; m < last; m++) {
+      // Escaped names (start -1) are not matched: the cassette then serializes the member.
+      const start = scan.memberNameStart[m] as number;
+      if (start < 0 || (scan.memberNameEnd[m] as number) - start !== member.length) continue;
+      if (!text.startsWith(member, start)) continue;
+      const known = scan.memberText[m] as number;
+      if (known === -2) return undefined;
+      return known >= 0
+        ? scan.texts[known]
+        : text.slice(scan.memberValueStart[m], scan.memberValueEnd[m]);
+    }
+    return undefined;
+  }
+}
+
+/**
+ * Finds the top-level `events` array of a record's JSON text and scans it. Returns null when
+ * there is nothing to gain or the text is not as expected: not an object, no `events` array
+ * written under that plain name, lone surrogates. Runs before the text is parsed, so callers
+ * trust the result only once parseJsonStrict accepted the same text, and use its texts only
+ * when `count` is the parsed events array's length. Never throws: should anything fail (say,
+ * memory for its tables), verification just takes the general path.
+ */
+export function canonicalizeEvents(text: string, bytes?: Uint8Array): CanonicalizedEvents | null {
+  try {
+    if (!isWellFormedText(text)) return null;
+    const at = eventsArrayStart(text);
+    if (at < 0) return null;
+    const scan = new EventCanonicalizer(text, bytes).scanArray(at);
+    return scan === null || scan.count === 0 ? null : new CanonicalizedEvents(text, scan);
+  } catch {
+    return null;
+  }
+}
