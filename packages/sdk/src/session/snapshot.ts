@@ -7,15 +7,26 @@
 import { CanonicalError, canonical } from '@runback/canonical';
 import { RunbackError } from '../core/errors.js';
 import { rememberTexts } from './known-text.js';
+import { NOT_PLAIN, plainCopy } from './plain-copy.js';
 
 /**
  * A JSON deep copy of `value` (undefined stays undefined), its members in the order the program
- * gave them. Its canonical text is computed first, which validates it (JSON.stringify alone
- * would turn NaN into null), and remembered with its stored text for the sealer (known-text.ts).
+ * gave them. Plain data (plain-copy.ts) is copied in one walk that refuses what JSON has no
+ * form for; anything else is validated by computing its canonical text first (JSON.stringify
+ * alone would turn NaN into null), then round-tripped through JSON. Either way the canonical and
+ * stored texts are remembered for the sealer (known-text.ts).
  * `label` names it in errors.
  */
 export function snapshot(value: unknown, label: string): unknown {
   if (value === undefined) return undefined;
+  if (typeof value === 'object' && value !== null) {
+    // Plain data is copied in one walk; its canonical and stored texts are those of the copy.
+    const copy = plainCopy(value);
+    if (copy !== NOT_PLAIN) {
+      rememberTexts(copy as object, canonical(copy), JSON.stringify(copy));
+      return copy;
+    }
+  }
   let text: string;
   try {
     text = canonical(value);
