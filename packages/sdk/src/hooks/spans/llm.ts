@@ -14,7 +14,7 @@ import {
 } from '../../core/events.js';
 import { elapsedMs } from '../../core/internal-globals.js';
 import { currentScope, runInScope } from '../../session/context.js';
-import { eventBase } from '../../session/event-base.js';
+import { openEvent } from '../../session/event-base.js';
 import { sortedMembers } from '../../session/sorted.js';
 import { snapshot } from '../../session/snapshot.js';
 import { callPlace, checkKeyProjection, openCall, waitForSinkRoom, type OpenCall } from './call.js';
@@ -111,18 +111,14 @@ export function beginLlmCall(init: LlmCallInit): LlmCallSpan | undefined {
     if (done) return;
     done = true;
     const merged = sortedMembers({ ...initMetadata, ...metadata });
-    call.scope.run.emit(
-      {
-        ...eventBase(callPlace(call), 'llm'),
-        model: { model_id: init.modelId, provider: init.provider },
-        request,
-        ...members,
-        latency_ms: elapsedMs(call.startMs),
-        ...(init.keyProjection === undefined ? {} : { key_projection: init.keyProjection }),
-        ...(Object.keys(merged).length === 0 ? {} : { metadata: merged }),
-      },
-      true,
-    );
+    const event = openEvent(callPlace(call), 'llm');
+    event['model'] = { model_id: init.modelId, provider: init.provider };
+    event['request'] = request;
+    for (const name of Object.keys(members)) event[name] = members[name];
+    event['latency_ms'] = elapsedMs(call.startMs);
+    if (init.keyProjection !== undefined) event['key_projection'] = init.keyProjection;
+    if (Object.keys(merged).length > 0) event['metadata'] = merged;
+    call.scope.run.emit(event, true);
   };
   try {
     const keyed = keyedInput(parent.run, request);

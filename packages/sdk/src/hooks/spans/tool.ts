@@ -3,7 +3,7 @@ import { argError } from '../../core/errors.js';
 import { elapsedMs } from '../../core/internal-globals.js';
 import { toEventError, type KeyProjectionSpec } from '../../core/events.js';
 import { currentScope, runInScope } from '../../session/context.js';
-import { eventBase } from '../../session/event-base.js';
+import { openEvent } from '../../session/event-base.js';
 import { snapshot } from '../../session/snapshot.js';
 import { toolKey } from '@runback/replay-digest';
 import { keyedInput, replayedError, servedCall } from '../../session/serve.js';
@@ -42,20 +42,16 @@ export async function tool<I, O>(
   const metadata = snapshot(options.metadata, `tool "${name}" metadata`);
   const call = openCall(parent, 'tool');
   const finish = (output: unknown, error: unknown, failed: boolean) => {
-    call.scope.run.emit(
-      {
-        ...eventBase(callPlace(call), 'tool'),
-        tool_name: name,
-        tool_call_id: options.toolCallId ?? null,
-        input: storedInput ?? null,
-        output: failed ? null : (output ?? null),
-        latency_ms: elapsedMs(call.startMs),
-        error: failed ? toEventError(error) : null,
-        ...(options.keyProjection === undefined ? {} : { key_projection: options.keyProjection }),
-        ...(metadata === undefined ? {} : { metadata }),
-      },
-      true,
-    );
+    const event = openEvent(callPlace(call), 'tool');
+    event['tool_name'] = name;
+    event['tool_call_id'] = options.toolCallId ?? null;
+    event['input'] = storedInput ?? null;
+    event['output'] = failed ? null : (output ?? null);
+    event['latency_ms'] = elapsedMs(call.startMs);
+    event['error'] = failed ? toEventError(error) : null;
+    if (options.keyProjection !== undefined) event['key_projection'] = options.keyProjection;
+    if (metadata !== undefined) event['metadata'] = metadata;
+    call.scope.run.emit(event, true);
   };
 
   // In a replay the recorded call answers, and `fn` does not run.
