@@ -205,7 +205,15 @@ export class Run {
     const out = this.#options.out;
     if (out === undefined) {
       const events: unknown[] = [];
-      for await (const text of texts) events.push(JSON.parse(text));
+      const kept = this.#texts;
+      if (kept !== undefined) {
+        // Each text is let go once parsed: the texts and the events are not both held whole.
+        for (let i = 0; i < kept.length; i++) {
+          events.push(JSON.parse(kept[i] as string));
+          kept[i] = '';
+        }
+        kept.length = 0;
+      } else for await (const text of texts) events.push(JSON.parse(text));
       // The record is in the caller's hands: the journal has served its purpose.
       if (this.#journal !== undefined) await unlink(this.#journal.path);
       // The run is also delivered to the sink (flushed, finished remotely), or end() fails.
@@ -214,6 +222,8 @@ export class Run {
       return { ...base, record: { $schema: RECORD_SCHEMA, manifest, run: summary, events } };
     }
     await atomicWrite(out, recordPieces(manifest, summary, texts));
+    // Written: the Run the caller keeps need not keep every event's text as well.
+    if (this.#texts !== undefined) this.#texts.length = 0;
     // The record is on disk: the journal has served its purpose.
     if (this.#journal !== undefined) await unlink(this.#journal.path);
     await this.#options.sink?.close();
