@@ -6,30 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  fencedBlock,
-  REPO,
-  runDoc,
-  runShell,
-  shimDir,
-  type Expect,
-  type Ran,
-} from './doc-snippets.js';
+import { check, fencedBlock, given, REPO, runDoc, runShell, shimDir } from './doc-snippets.js';
 import { tempDir } from './support.js';
-
-function check(command: string, ran: Ran, want: Expect): void {
-  const said = `${command}\n--- stdout\n${ran.stdout}\n--- stderr\n${ran.stderr}`;
-  expect(ran.code, said).toBe(want.exit);
-  if (want.stdout !== undefined) expect(ran.stdout, said).toMatch(want.stdout);
-  if (want.stderr !== undefined) expect(ran.stderr, said).toMatch(want.stderr);
-}
-
-/** Runs a set-up command the document assumes; it must succeed. */
-async function given(dir: string, command: string, env: Record<string, string> = {}) {
-  const ran = await runShell(command, dir, shimDir(dir), env);
-  expect(ran.code, `${command}\n${ran.stderr}`).toBe(0);
-  return ran;
-}
 
 /** The unsealed record the CLI README's example saves as run.json. */
 const RUN_JSON = fencedBlock('packages/cli/README.md', 'json', '## Example');

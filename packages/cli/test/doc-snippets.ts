@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 
 export const REPO = join(import.meta.dirname, '..', '..', '..');
 const RUNBACK_BIN = join(REPO, 'packages', 'cli', 'bin', 'runback.js');
@@ -150,5 +151,24 @@ export async function runDoc(
     await want.after?.(result);
     ran.push(command);
   }
+  return ran;
+}
+
+/** Asserts what `want` says of a command's run, showing its output when it fails. */
+export function check(command: string, ran: Ran, want: Expect): void {
+  const said = `${command}\n--- stdout\n${ran.stdout}\n--- stderr\n${ran.stderr}`;
+  expect(ran.code, said).toBe(want.exit);
+  if (want.stdout !== undefined) expect(ran.stdout, said).toMatch(want.stdout);
+  if (want.stderr !== undefined) expect(ran.stderr, said).toMatch(want.stderr);
+}
+
+/** Runs a set-up command a document assumes; it must succeed. */
+export async function given(
+  dir: string,
+  command: string,
+  env: Record<string, string> = {},
+): Promise<Ran> {
+  const ran = await runShell(command, dir, shimDir(dir), env);
+  expect(ran.code, `${command}\n${ran.stderr}`).toBe(0);
   return ran;
 }
