@@ -10,8 +10,9 @@ import type { Command } from '../command.js';
 import { parseCommandArgs } from '../command.js';
 import { CliError, EXIT, isCodedDataError, messageOf, usageError } from '../errors.js';
 import type { CommandIO } from '../log/io.js';
+import { generatedAtOf } from '../sign/generated-at.js';
 import { SIGNER_OPTIONS, loadSigner } from '../sign/signer.js';
-import { writeVerified } from '../sign/write-verified.js';
+import { signatureSummary, writeVerified, type SignatureSummary } from '../sign/write-verified.js';
 
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 
@@ -48,8 +49,6 @@ Exit status: 0 written, 1 the input is not OTLP/JSON traces with GenAI spans (co
 OTLP_NOT_JSON, OTLP_BAD_FIELD, OTLP_NO_GENAI_SPANS, OTLP_MULTIPLE_TRACES, OTLP_TOO_LARGE, …),
 the record would not verify, or could not write, 64 usage error.`;
 
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
 async function run(argv: readonly string[], io: CommandIO): Promise<number> {
   const { values, positionals } = parseCommandArgs({
     args: [...argv],
@@ -85,13 +84,7 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
       'expected --run-id to be a non-empty id, got an empty one',
     );
   const maxBytes = limitOf(values['max-bytes']);
-  const generatedAt = values['generated-at'] ?? new Date().toISOString();
-  if (!ISO_MS.test(generatedAt) || new Date(generatedAt).toISOString() !== generatedAt) {
-    throw usageError(
-      'USAGE_BAD_GENERATED_AT',
-      `expected --generated-at to be an ISO 8601 UTC time with milliseconds, got ${JSON.stringify(generatedAt)}`,
-    );
-  }
+  const generatedAt = generatedAtOf(values['generated-at']);
   if (path === '-' && (values.key === '-' || values['hmac-key-file'] === '-'))
     throw usageError(
       'USAGE_STDIN_TWICE',
@@ -176,7 +169,7 @@ interface ImportReport {
   /** For a runback export: whether the record has the digests the export's root span named. */
   readonly matches_export: boolean | null;
   readonly signed: boolean;
-  readonly signature: { readonly alg: string; readonly key_id?: string } | null;
+  readonly signature: SignatureSummary;
   readonly verdict: VerifyResult['verdict'];
   /** A runback export's spans whose GenAI attributes differ from their events (edited). */
   readonly warnings: readonly string[];
@@ -189,7 +182,6 @@ function reportOf(
   out: string | undefined,
 ): ImportReport {
   const m = record.manifest;
-  const sig = m.signature;
   const exported = imported.exported;
   return {
     out: out ?? null,
@@ -207,12 +199,7 @@ function reportOf(
         : exported.contentDigest === m.content_digest &&
           exported.cassetteDigest === m.replay.cassette_digest,
     signed: m.signed,
-    signature:
-      sig === undefined
-        ? null
-        : sig.alg === 'Ed25519'
-          ? { alg: sig.alg, key_id: sig.key_id }
-          : { alg: sig.alg },
+    signature: signatureSummary(record),
     verdict: result.verdict,
     warnings: imported.differences.map(
       (d) => `${d} (the record holds the exported event; the attribute was changed after export)`,

@@ -7,9 +7,10 @@ import { makeStyle, useColor, type CommandIO } from '@runback/verify-cli';
 import type { Command } from '../command.js';
 import { parseCommandArgs } from '../command.js';
 import { CliError, EXIT, isCodedDataError, messageOf, usageError } from '../errors.js';
+import { generatedAtOf } from '../sign/generated-at.js';
 import { readSignInput } from '../sign/input.js';
 import { SIGNER_OPTIONS, loadSigner, type LoadedSigner } from '../sign/signer.js';
-import { writeVerified } from '../sign/write-verified.js';
+import { signatureSummary, writeVerified, type SignatureSummary } from '../sign/write-verified.js';
 
 const usage = `Usage: runback sign INPUT [--out FILE] [--key PEM_FILE | --hmac-key K | --hmac-key-file F]
                     [--generated-at ISO] [--json]
@@ -35,8 +36,6 @@ Without --out the record goes to standard output and the report to standard erro
 Exit status: 0 written, 1 invalid input (not JSON, not a record, or a record that would not
 verify, e.g. a run summary that contradicts its events) or could not write, 64 usage error.`;
 
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
 async function run(argv: readonly string[], io: CommandIO): Promise<number> {
   const { values, positionals } = parseCommandArgs({
     args: [...argv],
@@ -59,18 +58,7 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
   }
   const inputPath = positionals[0] as string;
   const out = values.out === undefined || values.out === '-' ? undefined : values.out;
-  const generatedAt = values['generated-at'] ?? new Date().toISOString();
-  if (
-    !ISO_MS.test(generatedAt) ||
-    Number.isNaN(Date.parse(generatedAt)) ||
-    new Date(generatedAt).toISOString() !== generatedAt
-  ) {
-    throw usageError(
-      'USAGE_BAD_GENERATED_AT',
-      `expected --generated-at to be an ISO 8601 UTC time with milliseconds, got ${JSON.stringify(generatedAt)}`,
-      'Write it like 2026-06-14T02:47:13.950Z (what Date.prototype.toISOString() prints).',
-    );
-  }
+  const generatedAt = generatedAtOf(values['generated-at']);
   if (inputPath === '-' && (values.key === '-' || values['hmac-key-file'] === '-')) {
     throw usageError(
       'USAGE_STDIN_TWICE',
@@ -171,7 +159,7 @@ interface SignReport {
   readonly content_digest: string;
   readonly cassette_digest: string;
   readonly signed: boolean;
-  readonly signature: { readonly alg: string; readonly key_id?: string } | null;
+  readonly signature: SignatureSummary;
   readonly verdict: VerifyResult['verdict'];
   readonly warnings: readonly string[];
 }
@@ -183,7 +171,6 @@ function reportOf(
   warnings: readonly string[],
 ): SignReport {
   const m = record.manifest;
-  const sig = m.signature;
   return {
     out: out ?? null,
     run_id: m.run_id,
@@ -192,12 +179,7 @@ function reportOf(
     content_digest: m.content_digest,
     cassette_digest: m.replay.cassette_digest,
     signed: m.signed,
-    signature:
-      sig === undefined
-        ? null
-        : sig.alg === 'Ed25519'
-          ? { alg: sig.alg, key_id: sig.key_id }
-          : { alg: sig.alg },
+    signature: signatureSummary(record),
     verdict: result.verdict,
     warnings,
   };

@@ -40,3 +40,12 @@ export async function writeVerified(
   }
   return result;
 }
+
+/** A sealed record's signature as the commands report it (`--json`: `signature`). */
+export type SignatureSummary = { readonly alg: string; readonly key_id?: string } | null;
+
+export function signatureSummary(record: SealedRecord): SignatureSummary {
+  const sig = record.manifest.signature;
+  if (sig === undefined) return null;
+  return sig.alg === 'Ed25519' ? { alg: sig.alg, key_id: sig.key_id } : { alg: sig.alg };
+}
