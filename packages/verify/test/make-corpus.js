@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cassetteDigest } from '@runback/replay-digest';
 import { generateEd25519KeyPair, publicKeyToPem, sealRecord, signRecord } from '@runback/sign';
+import { eventHeader } from './support/event-header.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const out = join(here, 'vectors');
@@ -17,18 +18,7 @@ const key = (byte) => generateEd25519KeyPair(new Uint8Array(32).fill(byte));
 const KEYS = { producer: key(11), rotated: key(12), attacker: key(13) };
 const ed = (k) => ({ alg: 'Ed25519', privateKey: k.privateKey });
 
-function base(runId, seq, span, parent, t0, t1, type) {
-  return {
-    schema_version: 1,
-    run_id: runId,
-    span_id: span,
-    parent_span_id: parent,
-    seq,
-    ts_start: t0,
-    ts_end: t1,
-    type,
-  };
-}
+const base = eventHeader;
 
 /** A refund-approval run: start, model call with a tool call, tool, clock, random, model answer, end. */
 function refundRun(runId = 'run_7c2e9a41') {
@@ -523,7 +513,7 @@ const OK = { verdict: 'valid' };
   add(
     'valid',
     'seed-reading.json',
-    "The same events with the cassette digest in the seed reading (docs/spec.md §4.1)",
+    'The same events with the cassette digest in the seed reading (docs/spec.md §4.1)',
     pretty(signRecord(seedRead, ed(KEYS.producer))),
     [[PINNED, OK]],
   );

@@ -6,6 +6,7 @@ import {
   type SealedRecord,
   type Signer,
 } from '@runback/sign';
+import { eventHeader } from './event-header.js';
 
 const seed = (byte: number): Uint8Array => new Uint8Array(32).fill(byte);
 
@@ -25,24 +26,7 @@ export const PEM = {
 export const HMAC_KEY = 'runback-test-shared-secret';
 export const GENERATED_AT = '2026-06-14T02:47:14.000Z';
 
-const base = (
-  runId: string,
-  seq: number,
-  span: string,
-  parent: string | null,
-  t0: string,
-  t1: string,
-  type: string,
-) => ({
-  schema_version: 1,
-  run_id: runId,
-  span_id: span,
-  parent_span_id: parent,
-  seq,
-  ts_start: t0,
-  ts_end: t1,
-  type,
-});
+const base = eventHeader;
 
 /** The unsealed events and summary of a loan-approval run. */
 export function loanRun(runId = 'run_a3f1b90c'): {
