@@ -5,11 +5,25 @@ import { NOT_PLAIN, plainCopy } from './plain-copy.js';
 /** What JSON makes of a value: the copy plainCopy must equal whenever it gives one. */
 const viaJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value)) as unknown;
 
+/** Member names plainCopy leaves to the JSON round trip by design (see plain-copy.ts). */
+const hasRoundTripMember = (value: unknown): boolean =>
+  typeof value === 'object' &&
+  value !== null &&
+  (Array.isArray(value)
+    ? value.some(hasRoundTripMember)
+    : Object.keys(value).some((key) => key === '__proto__' || key === 'toJSON') ||
+      Object.values(value).some(hasRoundTripMember));
+
 describe('plainCopy', () => {
   it('equals the JSON round trip of any JSON value, member order included', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {
         const copy = plainCopy(value);
+        if (hasRoundTripMember(value)) {
+          // `__proto__` and `toJSON` members are refused so the caller takes the round trip.
+          expect(copy).toBe(NOT_PLAIN);
+          return;
+        }
         expect(copy).not.toBe(NOT_PLAIN);
         expect(JSON.stringify(copy)).toBe(JSON.stringify(value));
         expect(copy).toStrictEqual(viaJson(value));
