@@ -44,10 +44,7 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /** Stable codes of the verify command's usage mistakes. */
 export type VerifyUsageCode =
-  | 'USAGE_UNREADABLE_KEY'
-  | 'USAGE_KEY_IS_PEM'
-  | 'USAGE_CONFLICTING_FLAGS'
-  | 'USAGE_BAD_PUBLIC_KEY';
+  'USAGE_UNREADABLE_KEY' | 'USAGE_KEY_IS_PEM' | 'USAGE_CONFLICTING_FLAGS' | 'USAGE_BAD_PUBLIC_KEY';
 
 /** A usage mistake: bad flags, a missing file argument, an unreadable key file. Exit 64. */
 export class UsageError extends Error {

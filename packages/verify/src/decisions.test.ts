@@ -64,7 +64,7 @@ describe('two readings of an entry output', () => {
     expect(result.notes.map((n) => n.code)).toContain('CASSETTE_READING_PUBLISHED');
   });
 
-  it("the seed reading (§4.1) verifies too, without the note", () => {
+  it('the seed reading (§4.1) verifies too, without the note', () => {
     const record = sealedWith(divergent);
     record['manifest'].replay.cassette_digest = cassetteDigest(
       record['events'] as unknown[],

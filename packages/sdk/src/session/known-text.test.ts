@@ -10,7 +10,8 @@ const member = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.constant(undefined), f
 function build(event: Record<string, unknown>, snap: boolean): Record<string, unknown> {
   const built: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(event)) {
-    built[name] = snap && typeof value === 'object' && value !== null ? snapshot(value, 'v') : value;
+    built[name] =
+      snap && typeof value === 'object' && value !== null ? snapshot(value, 'v') : value;
   }
   return built;
 }
