@@ -27,6 +27,7 @@ import {
   isStringifyUnicodeEscape,
   sortsAfter,
 } from './canonical-tokens.js';
+import { grown } from './grown.js';
 import { skipValue, skipWhitespace } from './lexer.js';
 
 const HASH_KEY = '_hash';
@@ -832,9 +833,4 @@ function numberEnd(text: string, at: number): number {
       i++;
     else return i;
   }
-}
-
-function grown<T extends Int32Array | Uint8Array | Float64Array>(from: T, to: T): T {
-  to.set(from);
-  return to;
 }

@@ -19,6 +19,7 @@
 // event or gives up (null) rather than guess, and it ends on any text.
 import { DEFAULT_MAX_DEPTH } from '../json/types.js';
 import { canonicalNumberEnd, isStringifyUnicodeEscape, sortsAfter } from './canonical-tokens.js';
+import { grown } from './grown.js';
 import { skipValue, skipWhitespace } from './lexer.js';
 
 /** Give up when none of this many first events is canonical: the record was not written so. */
@@ -241,9 +242,4 @@ export class EventScanner {
     this.#memberStarts = grown(this.#memberStarts, new Int32Array(this.#memberStarts.length * 2));
     return this.#memberStarts;
   }
-}
-
-function grown<T extends Int32Array | Uint8Array>(from: T, to: T): T {
-  to.set(from);
-  return to;
 }
