@@ -78,6 +78,9 @@ describe('verifyStream', () => {
         '[1]',
         '{"a":1,"a":2}',
         '{"events":[1,]}',
+        // A member whose value is missing: the piece is empty, the record a syntax error.
+        '{"$schema":]}',
+        '{"$schema": ,"events":[]}',
       ),
     );
     await fc.assert(

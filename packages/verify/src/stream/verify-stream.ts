@@ -197,7 +197,14 @@ class StreamReader implements SplitSink {
     this.#wholeText = text;
   }
 
-  #readError(error: JsonReadError): void {
+  #readError(pieceError: JsonReadError): void {
+    // A piece (a member's value, an event) with no text at all is a value missing inside the
+    // record, e.g. `{"$schema":]`: a syntax error of the whole text, as verifyJson reports it,
+    // never the whole input being empty.
+    const error: JsonReadError =
+      pieceError.code === 'JSON_EMPTY'
+        ? { ...pieceError, code: 'JSON_SYNTAX', message: 'expected a JSON value, got none' }
+        : pieceError;
     if (HARD.has(error.code)) this.#hard = error;
     else this.#semantic ??= error;
   }
