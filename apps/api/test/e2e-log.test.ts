@@ -10,7 +10,12 @@ import { join } from 'node:path';
 import { HttpSink, record, tool } from '@runback/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN } from './support/app.js';
-import { RUNBACK_BIN, startServerProcess, type ServerProcess } from './support/server-process.js';
+import {
+  issueToken,
+  RUNBACK_BIN,
+  startServerProcess,
+  type ServerProcess,
+} from './support/server-process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'runback-e2e-log-'));
 let server: ServerProcess;
@@ -68,12 +73,7 @@ beforeAll(async () => {
     RUNBACK_ADMIN_TOKEN: ADMIN_TOKEN,
     RUNBACK_LOG_ORIGIN: 'audit.example.test/log',
   });
-  const issued = await fetch(`${server.url}/api/admin/api-keys`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ project: 'e2e-log' }),
-  });
-  token = ((await issued.json()) as { token: string }).token;
+  token = await issueToken(server, 'e2e-log');
 });
 
 afterAll(async () => {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { HttpSink, reasoning, record, tool } from '@runback/sdk';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN } from './support/app.js';
-import { RUNBACK_BIN, startServerProcess } from './support/server-process.js';
+import { issueToken, RUNBACK_BIN, startServerProcess } from './support/server-process.js';
 
 describe('SDK with HttpSink → API → export → runback verify', () => {
   it('is valid with the published key, and holds the events the SDK recorded', async () => {
@@ -17,12 +17,7 @@ describe('SDK with HttpSink → API → export → runback verify', () => {
       RUNBACK_ADMIN_TOKEN: ADMIN_TOKEN,
     });
     try {
-      const issued = await fetch(`${server.url}/api/admin/api-keys`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ project: 'e2e' }),
-      });
-      const { token } = (await issued.json()) as { token: string };
+      const token = await issueToken(server, 'e2e');
       const sink = new HttpSink({ url: server.url, apiKey: token, batchEvents: 3 });
       const local = join(dir, 'local.record.json');
       const { output } = await record(
@@ -95,12 +90,7 @@ describe('SDK with HttpSink → API → export → runback verify', () => {
       RUNBACK_ADMIN_TOKEN: ADMIN_TOKEN,
     });
     try {
-      const issued = await fetch(`${server.url}/api/admin/api-keys`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ project: 'cli' }),
-      });
-      const { token } = (await issued.json()) as { token: string };
+      const token = await issueToken(server, 'cli');
       const out = join(dir, 'cli.record.json');
       const program = "console.log('key:' + (process.env.RUNBACK_API_KEY ?? 'absent'))";
       const recorded = spawnSync(

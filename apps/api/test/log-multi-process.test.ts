@@ -13,7 +13,8 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { toolEvent } from './support/app.js';
 import { PG_URL, postgresUnavailable } from './support/databases.js';
-import { issueToken, postgresPair } from './support/postgres-pair.js';
+import { postgresPair } from './support/postgres-pair.js';
+import { issueToken } from './support/server-process.js';
 
 const pgMissing = await postgresUnavailable();
 if (pgMissing !== null) console.warn(`log multi-process test cannot run: ${pgMissing}`);

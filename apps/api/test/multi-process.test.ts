@@ -5,7 +5,8 @@ import { verifyJson } from '@runback/verify';
 import { describe, expect, it } from 'vitest';
 import { toolEvent } from './support/app.js';
 import { postgresUnavailable } from './support/databases.js';
-import { issueToken, postgresPair } from './support/postgres-pair.js';
+import { postgresPair } from './support/postgres-pair.js';
+import { issueToken } from './support/server-process.js';
 import type { ServerProcess } from './support/server-process.js';
 
 const pgMissing = await postgresUnavailable();

@@ -35,14 +35,3 @@ export function postgresPair(): PostgresPair {
   });
   return pair as unknown as PostgresPair;
 }
-
-/** Issues an API key for `project` through the admin endpoint of `server`. */
-export async function issueToken(server: ServerProcess, project: string): Promise<string> {
-  const issued = await fetch(`${server.url}/api/admin/api-keys`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ project }),
-  });
-  expect(issued.status).toBe(201);
-  return ((await issued.json()) as { token: string }).token;
-}

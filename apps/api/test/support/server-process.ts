@@ -2,6 +2,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+import { ADMIN_TOKEN } from './app.js';
 
 export const SERVER_JS = join(
   dirname(fileURLToPath(import.meta.url)),
@@ -78,3 +80,14 @@ export const RUNBACK_BIN = join(
   'dist',
   'bin.js',
 );
+
+/** Issues an API key for `project` through the admin endpoint of `server`. */
+export async function issueToken(server: ServerProcess, project: string): Promise<string> {
+  const issued = await fetch(`${server.url}/api/admin/api-keys`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ project }),
+  });
+  expect(issued.status).toBe(201);
+  return ((await issued.json()) as { token: string }).token;
+}
