@@ -84,5 +84,6 @@ export {
   type ReplayMiss,
   type ReplayMode,
 } from './session/replay-source.js';
+export { REPLAY_TOOLS, type ReplayTools } from './session/replay-tools.js';
 export type { Divergence } from './recorder/compare.js';
 export { PLACEHOLDER_CREDENTIAL } from './session/placeholder-credentials.js';

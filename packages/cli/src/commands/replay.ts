@@ -3,7 +3,13 @@
 // preload as `runback record`, with RUNBACK_REPLAY set); this wires flags, reads the records
 // and reports.
 import { diffJson } from '@runback/diff';
-import { REPLAY_MODES, RunbackError, type ReplayMode } from '@runback/sdk';
+import {
+  REPLAY_MODES,
+  REPLAY_TOOLS,
+  RunbackError,
+  type ReplayMode,
+  type ReplayTools,
+} from '@runback/sdk';
 import {
   PLACEHOLDER_CREDENTIAL,
   compareRuns,
@@ -28,9 +34,9 @@ import { formatReplayReport } from '../replay/format.js';
 import { replayReportJson } from '../replay/json.js';
 import { loadTrust } from '../replay/trust.js';
 
-const usage = `Usage: runback replay RECORD [--mode strict|ordered|live-on-miss] [--out FILE]
-                      [--pubkey PEM_FILE]... [--allow-unverified] [--key PEM_FILE] [--json]
-                      [--report FILE] -- COMMAND [ARGS...]
+const usage = `Usage: runback replay RECORD [--mode strict|ordered|live-on-miss] [--tools recorded|live]
+                      [--out FILE] [--pubkey PEM_FILE]... [--allow-unverified] [--key PEM_FILE]
+                      [--json] [--report FILE] -- COMMAND [ARGS...]
 
 Run COMMAND again with every model, tool, fetch, clock, randomness and UUID call answered
 from RECORD (no network, no API key, no cost), record the replayed run, and compare it with
@@ -47,6 +53,15 @@ Modes:
                  program completes and runback diff shows what it changed
   live-on-miss   unmatched calls go live (fork the run with another model or prompt); the new
                  record names its parent in its run-start metadata (replay_of)
+
+Tool bodies (the program's own tool() calls, when it records them with @runback/sdk):
+  --tools recorded   a tool() call is answered with its recorded output and its body does not
+                     run (default): a changed tool implementation still reproduces as long as
+                     the program asks it the same input; the report counts such calls
+  --tools live       each tool() body runs, its own model, tool, fetch, clock and random calls
+                     answered from RECORD, and what it returns is compared with the recorded
+                     output: a changed implementation diverges at that tool call
+  Code that is not inside tool() always runs, and its calls are always answered from RECORD.
 
 Options:
   --out FILE         keep the replayed run's record here (default: a temporary file, removed)
@@ -84,6 +99,7 @@ async function replay(argv: readonly string[], io: CommandIO): Promise<number> {
     strict: true,
     options: {
       mode: { type: 'string', default: 'strict' },
+      tools: { type: 'string', default: 'recorded' },
       out: { type: 'string' },
       pubkey: { type: 'string', multiple: true },
       'allow-unverified': { type: 'boolean', default: false },
@@ -107,6 +123,13 @@ async function replay(argv: readonly string[], io: CommandIO): Promise<number> {
     throw usageError(
       'USAGE_BAD_MODE',
       `expected --mode to be one of ${REPLAY_MODES.join(', ')}, got ${JSON.stringify(values.mode)}`,
+    );
+  }
+  const tools = values.tools as ReplayTools;
+  if (!REPLAY_TOOLS.includes(tools)) {
+    throw usageError(
+      'USAGE_BAD_TOOLS',
+      `expected --tools to be one of ${REPLAY_TOOLS.join(', ')}, got ${JSON.stringify(values.tools)}`,
     );
   }
   const recordPath = positionals[0] as string;
@@ -171,11 +194,13 @@ async function replay(argv: readonly string[], io: CommandIO): Promise<number> {
           // The verified bytes themselves: the preload never reads recordPath again.
           bytes,
           mode,
+          tools,
           of: {
             run_id: recorded.manifest.run_id,
             content_digest: recorded.manifest.content_digest,
             cassette_digest: recorded.manifest.replay.cassette_digest,
             mode,
+            ...(tools === 'live' ? { tools } : {}),
           },
         },
         onStdout: (chunk) => io.stdout(stdoutDecoder.decode(chunk, { stream: true })),

@@ -70,6 +70,15 @@ export function formatReplayReport(
   );
   if (!report.outputMatches)
     lines.push(...formatChanges('', outputDiff, 12, style).map((l) => `  ${l}`));
+  if (report.toolCalls > 0) {
+    const one = report.toolCalls === 1;
+    const calls = `${report.toolCalls} tool() call${one ? '' : 's'}`;
+    lines.push(
+      report.tools === 'live'
+        ? `  tools      ${calls} run live, ${one ? 'its' : 'their'} own calls answered from the record`
+        : `  tools      ${calls} answered from the record, ${one ? 'its body' : 'their bodies'} not run${style.dim(` (--tools live runs ${one ? 'it' : 'them'})`)}`,
+    );
+  }
   if (report.placeholderCredentials.length > 0) {
     lines.push(
       `  keys       placeholder ${report.placeholderCredentials.join(', ')}${style.dim(' (none set; never sent)')}`,

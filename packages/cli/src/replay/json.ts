@@ -20,6 +20,8 @@ export function replayReportJson(
     out: out ?? null,
     status: report.status,
     mode: report.mode,
+    tools: report.tools,
+    tool_calls: report.toolCalls,
     verdict: report.verdict,
     recorded: facts(report.recorded),
     replayed: facts(report.replayed),

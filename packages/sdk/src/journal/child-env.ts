@@ -90,16 +90,24 @@ export function takeWatchParent(env: NodeJS.ProcessEnv): boolean {
 export const REPLAY_ENV = {
   path: 'RUNBACK_REPLAY',
   mode: 'RUNBACK_REPLAY_MODE',
+  /** `recorded` (default) or `live`: whether `tool()` bodies run (session/replay-tools.ts). */
+  tools: 'RUNBACK_REPLAY_TOOLS',
 } as const;
 
 /** Reads and removes the replay variables; undefined when this process is not a replay. */
 export function takeReplayRequest(
   env: NodeJS.ProcessEnv,
-): { path: string; mode: string } | undefined {
+): { path: string; mode: string; tools: string } | undefined {
   const path = env[REPLAY_ENV.path];
   const mode = env[REPLAY_ENV.mode];
+  const tools = env[REPLAY_ENV.tools];
   delete env[REPLAY_ENV.path];
   delete env[REPLAY_ENV.mode];
+  delete env[REPLAY_ENV.tools];
   if (path === undefined || path === '') return undefined;
-  return { path, mode: mode === undefined || mode === '' ? 'strict' : mode };
+  return {
+    path,
+    mode: mode === undefined || mode === '' ? 'strict' : mode,
+    tools: tools === undefined || tools === '' ? 'recorded' : tools,
+  };
 }

@@ -13,6 +13,7 @@ import { Redactor } from '../redact/index.js';
 import { RecordedCassette } from '../session/cassette.js';
 import { captureFor, checkRecordForReplay } from '../recorder/replay.js';
 import { REPLAY_MODES, ReplaySource, type ReplayMode } from '../session/replay-source.js';
+import { REPLAY_TOOLS, type ReplayTools } from '../session/replay-tools.js';
 import { ActiveRun, type EventSink } from '../session/active-run.js';
 import { setProcessReplaySource, setProcessScope } from '../session/context.js';
 import { takeChildRecording, takeReplayRequest, takeWatchParent } from '../journal/child-env.js';
@@ -42,6 +43,10 @@ if (replayRequest !== undefined) {
   if (!REPLAY_MODES.includes(mode)) {
     fail(`RUNBACK_REPLAY_MODE: expected ${REPLAY_MODES.join(', ')}, got ${JSON.stringify(mode)}`);
   }
+  const tools = replayRequest.tools as ReplayTools;
+  if (!REPLAY_TOOLS.includes(tools)) {
+    fail(`RUNBACK_REPLAY_TOOLS: expected ${REPLAY_TOOLS.join(', ')}, got ${JSON.stringify(tools)}`);
+  }
   let loaded: ReturnType<typeof checkRecordForReplay> | undefined;
   try {
     loaded = checkRecordForReplay(readFileSync(replayRequest.path));
@@ -51,7 +56,7 @@ if (replayRequest !== undefined) {
     );
   }
   if (loaded !== undefined) {
-    source = new ReplaySource(new RecordedCassette(loaded.record.events), mode);
+    source = new ReplaySource(new RecordedCassette(loaded.record.events), mode, tools);
     replayCapture = captureFor(loaded.record.events);
     setProcessReplaySource(source);
     // Model clients refuse to start without a key; every call is answered from the record, so a

@@ -20,6 +20,7 @@ import { OutputCapture, type CapturedOutput } from './output-capture.js';
 import { REPLAY_ENV, WATCH_PARENT_ENV } from '../journal/child-env.js';
 import { REPLAY_COPY_DIR, SCRATCH_JOURNAL, removeStaleTemps } from '../journal/stale-temps.js';
 import type { ReplayMode } from '../session/replay-source.js';
+import type { ReplayTools } from '../session/replay-tools.js';
 
 /** Options of {@link recordCommand}. */
 export interface RecordCommandOptions {
@@ -53,6 +54,8 @@ export interface RecordCommandOptions {
   readonly replay?: {
     readonly bytes: Uint8Array;
     readonly mode: ReplayMode;
+    /** Whether `tool()` bodies run (`live`) or their recorded outputs answer (the default). */
+    readonly tools?: ReplayTools;
     readonly of?: Record<string, unknown>;
   };
 }
@@ -116,6 +119,7 @@ export async function recordCommand(options: RecordCommandOptions): Promise<Reco
       await writeFile(copy, options.replay.bytes, { mode: 0o600, flag: 'wx' });
       env[REPLAY_ENV.path] = copy;
       env[REPLAY_ENV.mode] = options.replay.mode;
+      env[REPLAY_ENV.tools] = options.replay.tools ?? 'recorded';
     }
     return await runAndSeal(options, args, cwd, env, journal, limit);
   } finally {

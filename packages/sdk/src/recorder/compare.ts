@@ -74,22 +74,38 @@ export function firstDivergence(
   if (positional === null) return null;
   const message =
     runMissMessage(replayed) ??
-    (positional.reason === 'missing' ? insideToolBody(recorded, positional.recordedSeq) : null);
+    (positional.reason === 'missing'
+      ? insideToolBody(recorded, positional.recordedSeq, toolsRanLive(replayed))
+      : null);
   return { ...positional, message, departure: null };
 }
 
+/** Whether the replayed run ran `tool()` bodies live (its run-start `metadata.replay_of.tools`). */
+function toolsRanLive(replayed: readonly unknown[]): boolean {
+  const start = replayed.find((e) => isObject(e) && e['type'] === 'run' && e['phase'] === 'start');
+  const metadata = isObject(start) ? start['metadata'] : undefined;
+  const of = isObject(metadata) ? metadata['replay_of'] : undefined;
+  return isObject(of) && of['tools'] === 'live';
+}
+
 /**
- * Why a recorded call was not made again when it sits inside a tool's body: an in-code replay
- * serves a `tool()` call's output without running its body (docs/guides/replay.md).
+ * Why a recorded call was not made again when it sits inside a tool's body: the body ran live
+ * and did not make it (a replay that serves recorded outputs gives such calls back as recorded:
+ * hooks/spans/tool-body.ts).
  */
-function insideToolBody(recorded: readonly unknown[], seq: number | null): string | null {
+function insideToolBody(
+  recorded: readonly unknown[],
+  seq: number | null,
+  live: boolean,
+): string | null {
+  if (!live) return null;
   if (seq === null) return null;
   const events = recorded.filter(isObject);
   const event = events.find((e) => e['seq'] === seq);
   const parent = event?.['parent_span_id'];
   const tool = events.find((e) => e['type'] === 'tool' && e['span_id'] === parent);
   if (tool === undefined) return null;
-  return `the record holds this call inside the body of tool "${String(tool['tool_name'])}" (seq ${String(tool['seq'])}); a replay serves a tool() call's recorded output without running its body, so calls made inside it are not made again`;
+  return `the record holds this call inside the body of tool "${String(tool['tool_name'])}" (seq ${String(tool['seq'])}); the body ran live in this replay (tools: live) and did not make it`;
 }
 
 /** The first call at which two event lists' oracle streams differ, position by position. */

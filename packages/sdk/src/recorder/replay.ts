@@ -15,6 +15,7 @@ import {
   type ReplayMiss,
   type ReplayMode,
 } from '../session/replay-source.js';
+import { checkReplayTools, type ReplayTools } from '../session/replay-tools.js';
 import {
   PLACEHOLDER_CREDENTIAL,
   placeholderNames,
@@ -25,6 +26,12 @@ import {
 export interface ReplayOptions {
   /** How calls are answered (default `strict`). */
   readonly mode?: ReplayMode;
+  /**
+   * What a `tool()` call does (default `recorded`): `recorded` answers with the recorded output
+   * without running the tool's body; `live` runs the body, its own model, tool, fetch, clock and
+   * random calls answered from the record, so a changed tool implementation diverges there.
+   */
+  readonly tools?: ReplayTools;
   /**
    * Keys the record must verify under. Given any (`pinned` keys or an `hmacKey`), the record
    * must verify `valid` under them: one signed by another key, or unsigned, is refused with
@@ -58,6 +65,13 @@ export interface ReplayReport {
   /** `reproduced`: same cassette digest and same output; otherwise `diverged`. */
   readonly status: 'reproduced' | 'diverged';
   readonly mode: ReplayMode;
+  /**
+   * What the replay did with `tool()` bodies: `recorded`, they did not run (their recorded
+   * outputs answered); `live`, they ran with their own calls answered from the record.
+   */
+  readonly tools: ReplayTools;
+  /** The `tool()` calls in the replayed run (at any depth). */
+  readonly toolCalls: number;
   /** The verdict on the record that was replayed. */
   readonly verdict: VerifyResult['verdict'];
   readonly recorded: RunFacts;
@@ -218,13 +232,14 @@ export async function replay<T>(
   if (typeof agent !== 'function') throw argError('agent', 'a function', agent);
   const mode = options.mode ?? 'strict';
   if (!REPLAY_MODES.includes(mode)) throw argError('options.mode', REPLAY_MODES.join(' | '), mode);
+  const tools = checkReplayTools('options.tools', options.tools);
   const { record, verification } = await loadRecordForReplay(input, {
     trust: options.trust,
     allowUnverified: options.allowUnverified,
   });
   const start = record.events.find((e) => e['type'] === 'run' && e['phase'] === 'start');
   const runInput = start?.['input'] ?? null;
-  const source = new ReplaySource(new RecordedCassette(record.events), mode);
+  const source = new ReplaySource(new RecordedCassette(record.events), mode, tools);
 
   const run = startRun({
     name: [start?.['name'], record.run['name']].find((n) => typeof n === 'string') ?? 'replay',
@@ -235,6 +250,7 @@ export async function replay<T>(
         content_digest: record.manifest.content_digest,
         cassette_digest: record.manifest.replay.cassette_digest,
         mode,
+        ...(tools === 'live' ? { tools } : {}),
       },
     },
     captureEnv: options.captureEnv ?? captureFor(record.events),
@@ -296,11 +312,15 @@ export function compareRuns(
   };
   const a = facts(recorded);
   const b = facts(replayed);
+  const start = replayed.events.find((e) => e['type'] === 'run' && e['phase'] === 'start');
+  const of = (start?.['metadata'] as { replay_of?: { tools?: unknown } } | undefined)?.replay_of;
   const cassetteMatches = a.cassetteDigest === b.cassetteDigest;
   const outputMatches = a.status === b.status && sameOutput(a.output, b.output);
   return {
     status: cassetteMatches && outputMatches ? 'reproduced' : 'diverged',
     mode,
+    tools: of?.tools === 'live' ? 'live' : 'recorded',
+    toolCalls: replayed.events.filter((e) => e['type'] === 'tool').length,
     verdict: verification.verdict,
     recorded: a,
     replayed: b,

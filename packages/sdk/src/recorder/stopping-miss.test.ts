@@ -107,22 +107,26 @@ describe('the report of a replay that missed', () => {
     expect(result.report.divergence).toBeNull();
   });
 
-  it('a call recorded inside a tool body, not made again because the body is served, says so', async () => {
+  it('a call recorded inside a tool body that the body, run live, no longer makes says so', async () => {
     const path = join(tempDir(), 'nested.json');
-    const nested = () =>
+    const nested = (lookup: boolean) => () =>
       tool('get_file', { id: 'A-1' }, async () => {
-        const bureau = await tool('bureau', { id: 'A-1' }, () => ({ score: 712 }));
+        const bureau = lookup
+          ? await tool('bureau', { id: 'A-1' }, () => ({ score: 712 }))
+          : { score: 712 };
         return { ...bureau, income: 52_000 };
       });
-    await record({ name: 'nested', out: path }, nested);
-    const result = await replay({ path }, nested);
+    await record({ name: 'nested', out: path }, nested(true));
+    // Served from the record, the outer body does not run: the nested call is given back.
+    expect((await replay({ path }, nested(false))).report.status).toBe('reproduced');
+    const result = await replay({ path }, nested(false), { tools: 'live' });
     expect(result.report.divergence).toMatchObject({
       call: 2,
       kind: 'tool',
       name: 'bureau',
       reason: 'missing',
       message: expect.stringContaining(
-        'inside the body of tool "get_file" (seq 1); a replay serves a tool() call\'s recorded output without running its body',
+        'inside the body of tool "get_file" (seq 1); the body ran live in this replay (tools: live) and did not make it',
       ),
     });
   });

@@ -74,6 +74,13 @@ export class RecordedCassette {
     return same ?? this.calls.find((c) => c.kind === kind && !this.#used.has(c));
   }
 
+  /** Takes this very call (one recorded inside a served tool's body); false if already served. */
+  takeCall(call: RecordedCall): boolean {
+    if (this.#used.has(call)) return false;
+    this.#used.add(call);
+    return true;
+  }
+
   /** Calls never served. */
   unserved(): RecordedCall[] {
     return this.calls.filter((c) => !this.#used.has(c));

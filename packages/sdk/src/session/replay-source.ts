@@ -9,6 +9,7 @@ import { RunbackError } from '../core/errors.js';
 import { diffJson, preview, previewPair, type JsonChange } from '@runback/diff';
 import type { RecordedCall, RecordedCassette } from './cassette.js';
 import { CompletionOrder, claimDelivery } from './completion-order.js';
+import type { ReplayTools } from './replay-tools.js';
 
 /** How a replay answers calls. */
 export type ReplayMode = 'strict' | 'ordered' | 'live-on-miss';
@@ -70,12 +71,26 @@ export class ReplaySource {
   readonly cassette: RecordedCassette;
   /** The recorded completion order, which gated deliveries of served calls follow. */
   readonly order: CompletionOrder;
+  /** Whether `tool()` bodies run (`live`) or their recorded outputs answer (session/replay-tools.ts). */
+  readonly tools: ReplayTools;
   readonly #misses: ReplayMiss[] = [];
 
-  constructor(cassette: RecordedCassette, mode: ReplayMode) {
+  constructor(cassette: RecordedCassette, mode: ReplayMode, tools: ReplayTools = 'recorded') {
     this.cassette = cassette;
     this.mode = mode;
+    this.tools = tools;
     this.order = new CompletionOrder(cassette.calls);
+  }
+
+  /**
+   * Serves this very recorded call, one the record holds inside the body of a tool whose
+   * recorded output answered: the body does not run, so the call is given back as recorded.
+   * False when it was served already.
+   */
+  serveRecorded(call: RecordedCall): boolean {
+    if (!this.cassette.takeCall(call)) return false;
+    this.order.served(call, false);
+    return true;
   }
 
   /** Calls that could not be served (the one that stopped a strict replay, or those sent live). */

@@ -148,7 +148,7 @@ describe('fetch capture', () => {
     expectRedactionMetadata(fetchEvents(record)[0]?.metadata, { redacted: ['/output/body/text'] });
   });
 
-  it('records nothing inside a tool, with fetch capture off, or outside a run; the fetch works everywhere', async () => {
+  it('records a fetch inside a tool under the tool span, nothing with fetch capture off or outside a run; the fetch works everywhere', async () => {
     const base = await localServer((_, __, res) => res.end('ok'));
     const get = async () => (await fetch(base)).text();
     const inTool = await recordValid(() => tool('get', null, get), { captureEnv: true });
@@ -163,7 +163,11 @@ describe('fetch capture', () => {
     );
     expect(off.output.slice(0, 2)).toEqual(['ok', 'ok']);
     expect(await get()).toBe('ok');
-    expect(eventsOf(inTool.record, 'env')).toEqual([]);
+    // The tool body's own request, a child of the tool span (none of the runtime's reads).
+    const [toolEvent] = eventsOf(inTool.record, 'tool');
+    expect(eventsOf(inTool.record, 'env').map((e) => [e['kind'], e['parent_span_id']])).toEqual([
+      ['fetch', toolEvent?.['span_id']],
+    ]);
     // Only the agent's own Date.now(): none of the runtime's reads while it fetched.
     expect(eventsOf(off.record, 'env').map((e) => e['kind'])).toEqual(['now']);
   });

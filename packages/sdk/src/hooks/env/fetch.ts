@@ -119,7 +119,7 @@ function wireCall(): { seen: boolean } | undefined {
  */
 function quiet<T>(fn: () => T): T {
   const scope = currentScope();
-  return scope === undefined || scope.kind !== 'run'
+  return scope === undefined || (scope.kind !== 'run' && scope.kind !== 'tool')
     ? fn()
     : runInScope({ ...scope, kind: 'env' }, fn);
 }

@@ -99,7 +99,7 @@ describe('environment capture: clock, randomness, UUIDs', () => {
     expect(envOf(record)).toEqual([['date', output.sub]]);
   });
 
-  it('records nothing outside run.run(), inside tool calls, or after the run has ended', async () => {
+  it('records reads inside tool calls under the tool span, nothing outside run.run() or after the run has ended', async () => {
     const run = startRun({ name: 'outside', captureEnv: true, signer: ED25519_SIGNER });
     Date.now();
     Math.random();
@@ -113,8 +113,15 @@ describe('environment capture: clock, randomness, UUIDs', () => {
     const result = await run.end({ output: fromTool });
     await later;
     const record = expectValid(JSON.stringify(result.record));
-    expect(eventsOf(record, 'env')).toEqual([]);
-    expect(eventsOf(record, 'tool')[0]?.['output']).toEqual(fromTool);
+    const [toolEvent] = eventsOf(record, 'tool');
+    expect(toolEvent?.['output']).toEqual(fromTool);
+    expect(
+      eventsOf(record, 'env').map((e) => [e['kind'], e['output'], e['parent_span_id']]),
+    ).toEqual([
+      ['now', fromTool[0], toolEvent?.['span_id']],
+      ['random', fromTool[1], toolEvent?.['span_id']],
+      ['uuid', fromTool[2], toolEvent?.['span_id']],
+    ]);
   });
 
   it('a concurrent run without captureEnv records nothing, and its reads never reach the other run', async () => {

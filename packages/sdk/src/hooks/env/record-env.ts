@@ -9,14 +9,16 @@ import type { CaptureSettings } from '../../session/capture-settings.js';
 
 /**
  * The scope an environment read of `switchName` is recorded in, or undefined when it is not
- * captured: outside a run, in a run without that capture, or inside a model or tool call (the
- * call's output is what replay serves, so reads inside it stay inside it).
+ * captured: outside a run, in a run without that capture, inside a model call (the client's own
+ * reads while it calls the model: the call's answer is what replay serves), or while the runtime
+ * answers a fetch. Reads inside a `tool()` body are recorded, children of the tool's span: a
+ * replay that runs tool bodies serves them from there, and one that serves the tool's recorded
+ * output gives them back as recorded (hooks/spans/tool-body.ts).
  */
 export function captureScope(switchName: keyof CaptureSettings): Scope | undefined {
   const scope = currentScope();
-  if (scope === undefined || scope.kind !== 'run' || !scope.run.capture[switchName])
-    return undefined;
-  return scope;
+  if (scope === undefined || !scope.run.capture[switchName]) return undefined;
+  return scope.kind === 'run' || scope.kind === 'tool' ? scope : undefined;
 }
 
 /** Where an env read sits: a seq taken when an asynchronous read (fetch) started, or now. */

@@ -8,6 +8,7 @@ import { snapshot } from '../../session/snapshot.js';
 import { toolKey } from '@runback/replay-digest';
 import { keyedInput, replayedError, servedCall } from '../../session/serve.js';
 import { callPlace, checkKeyProjection, openCall, waitForSinkRoom } from './call.js';
+import { replayToolBody } from './tool-body.js';
 
 /** Options of one tool call. */
 export interface ToolCallOptions {
@@ -23,7 +24,14 @@ export interface ToolCallOptions {
  * Runs `fn(input)` as a recorded tool call and returns its result. The event holds a JSON copy
  * of the input taken before `fn` runs and of the output when it resolves; a throw is recorded
  * with its error and rethrown unchanged. Outside a recorded run this is just `fn(input)`.
- * Environment reads inside `fn` are not captured: the tool's output is what replay serves.
+ * Calls inside `fn` (nested tools, model calls, and with `captureEnv` its fetch, clock, random
+ * and UUID reads) are recorded as children of the tool's span.
+ *
+ * In a replay the recorded call is found by its key first (a miss fails as any call's does).
+ * Then, by the replay's `tools` option (session/replay-tools.ts): `recorded` (the default)
+ * returns the recorded output, or throws the recorded error, without running `fn`, and gives
+ * back the calls recorded inside it; `live` runs `fn`, its own calls answered from the record,
+ * and records what it returns, so a changed implementation shows as a divergence at this call.
  */
 export async function tool<I, O>(
   name: string,
@@ -54,7 +62,7 @@ export async function tool<I, O>(
     call.scope.run.emit(event, true);
   };
 
-  // In a replay the recorded call answers, and `fn` does not run.
+  // In a replay the recorded call answers, and `fn` does not run (unless tool bodies run live).
   let served;
   try {
     const keyed = keyedInput(parent.run, storedInput ?? null);
@@ -68,7 +76,9 @@ export async function tool<I, O>(
     finish(null, err, true);
     throw err;
   }
-  if (served !== undefined) {
+  const source = parent.run.replay;
+  if (served !== undefined && source !== undefined && source.tools === 'recorded') {
+    replayToolBody(source, served, call.scope);
     const recorded = served.event;
     if (recorded['error'] !== null && recorded['error'] !== undefined) {
       const err = replayedError(recorded['error']);
