@@ -36,9 +36,18 @@ export function realRandomUUID(): string {
   return realUUID();
 }
 
+// Calls a few microseconds apart read the same millisecond: its text is kept, not rebuilt.
+let lastMs = NaN;
+let lastIso = '';
+
 /** ISO 8601 with milliseconds and `Z` (docs/spec.md §5), from the real clock. */
 export function isoNow(): string {
-  return new RealDate(realDateNow()).toISOString();
+  const ms = realDateNow();
+  if (ms !== lastMs) {
+    lastIso = new RealDate(ms).toISOString();
+    lastMs = ms;
+  }
+  return lastIso;
 }
 
 /** Elapsed milliseconds rounded to microseconds, so latencies read cleanly. */

@@ -49,6 +49,15 @@ export class Redactor {
   readonly #patterns: readonly RegExp[];
   /** Names seen before and whether they are secret: agents reuse a small set of names. */
   readonly #nameCache = new Map<string, boolean>();
+  /**
+   * Strings scanned before and what they became. An agent sends the same system prompt, tool
+   * definitions and conversation so far with every model call, and ids, roles and timestamps
+   * repeat across events: each distinct text is scanned once, not once per event. The text
+   * rules are pure functions of the string (and of this policy), so a hit is exact.
+   */
+  readonly #textCache = new Map<string, string>();
+  /** Characters held by #textCache; past TEXT_CACHE_CHARS it starts afresh. */
+  #textCacheChars = 0;
 
   constructor(options: RedactionOptions = {}) {
     if (typeof options !== 'object' || options === null) {
@@ -144,6 +153,27 @@ export class Redactor {
 
   readonly #isSecret = (name: string): boolean => this.isSecretName(name);
 
+  /** redactString, answering at once for text no built-in rule can match, else through #textCache. */
+  #redactCached(text: string): string {
+    if (this.#patterns.length === 1 && !MAY_MATCH.test(text) && !looksLikeJsonDocument(text)) {
+      return text;
+    }
+    if (text.length < TEXT_CACHE_MIN_LENGTH || text.length > TEXT_CACHE_MAX_LENGTH) {
+      return this.redactString(text);
+    }
+    let out = this.#textCache.get(text);
+    if (out === undefined) {
+      out = this.redactString(text);
+      if (this.#textCacheChars + text.length > TEXT_CACHE_CHARS) {
+        this.#textCache.clear();
+        this.#textCacheChars = 0;
+      }
+      this.#textCache.set(text, out);
+      this.#textCacheChars += text.length;
+    }
+    return out;
+  }
+
   /** Replacer of the named-value rules: the value goes when the name is secret. */
   readonly #namedValue = (match: string, name: string, _between: string, value: string): string => {
     if (isSwitchName(name) || !this.isSecretName(name)) return match;
@@ -160,7 +190,7 @@ export class Redactor {
   // clean event allocates nothing.
   #walk(value: unknown, walk: Walk): unknown {
     if (typeof value === 'string') {
-      const replaced = this.redactString(value);
+      const replaced = this.#redactCached(value);
       if (replaced !== value) walk.sites.push(pointerOf(walk));
       return replaced;
     }
@@ -212,6 +242,25 @@ export class Redactor {
     return copy ?? value;
   }
 }
+
+/**
+ * Text in which no built-in text rule can match: every credential format (CREDENTIAL_FORMATS)
+ * starts with one of these literals, the AWS secret key rule needs an access key id beside it,
+ * the named-value rules and the query-parameter rule need `=`, `"` or `--`, and a JSON
+ * document is told apart by its brackets (looksLikeJsonDocument). A superset test: a string it
+ * passes still goes through every rule. Custom patterns may match anything, so it is not used
+ * with them.
+ */
+const MAY_MATCH = /sk-|AKIA|ASIA|Bearer|eyJ|-----BEGIN|gh[pousr]_|github_pat_|xox|AIza|[="]|--/;
+
+/**
+ * Shorter strings are scanned every time: hashing them for the cache costs about what the scan
+ * does. Longer ones than the maximum too: the engine hashes only this long a key in full.
+ */
+const TEXT_CACHE_MIN_LENGTH = 128;
+const TEXT_CACHE_MAX_LENGTH = 16 * 1024;
+/** The characters the string cache of one redactor holds at most (about 2 MB). */
+const TEXT_CACHE_CHARS = 1 << 20;
 
 /** Whether a text rule's pre-check lets it scan `text`. */
 function scans(rule: TextRule, text: string): boolean {

@@ -57,6 +57,7 @@ describe('eventTexts', () => {
     expect(eventTexts({ m: other })).toEqual({
       canonical: '{"m":"canonical"}',
       stored: '{"m":"stored"}',
+      firstName: 'm',
     });
   });
 });

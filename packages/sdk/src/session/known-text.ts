@@ -1,35 +1,49 @@
 // The texts the recorder has already computed for a value. A value is serialised when it is
 // snapshotted (snapshot.ts): canonically, for every hash and replay key (docs/spec.md §2), and as
 // the program gave it, for storage (docs/spec.md §7: records keep the program's member order).
-// The event holding it is serialised again when it is sealed; remembering both texts (keyed by
-// the snapshot object, which nothing mutates: redaction copies on write) lets the sealer
-// assemble the event's texts from its members' texts instead.
+// The event holding it is serialised again when it is sealed; remembering both texts (on the
+// snapshot object, which nothing mutates: redaction copies on write) lets the sealer assemble
+// the event's texts from its members' texts instead.
+//
+// They are held under a symbol-named, non-enumerable member of the snapshot: JSON.stringify,
+// Object.keys, Object.assign and spread all leave it out, so no copy (a redacted one included)
+// carries it, and a lookup is a property read (a weak map cost the collector an ephemeron per
+// value: pnpm bench (c)). Only a Texts instance counts: a Proxy's answer for an unknown member
+// is not one.
 import { canonical } from '@runback/canonical';
 
-interface Texts {
-  /** canonical(value) */
-  readonly canonical: string;
-  /** JSON.stringify(value): the members in the order the program gave them. */
-  readonly stored: string;
+class Texts {
+  constructor(
+    /** canonical(value) */
+    readonly canonical: string,
+    /** JSON.stringify(value): the members in the order the program gave them. */
+    readonly stored: string,
+  ) {}
 }
 
-const texts = new WeakMap<object, Texts>();
+const TEXTS = Symbol('runback.texts');
+
+/** The remembered texts of an object, if any. */
+function textsOf(value: object): Texts | undefined {
+  const texts = (value as { [TEXTS]?: unknown })[TEXTS];
+  return texts instanceof Texts ? texts : undefined;
+}
 
 /** Records that `canonical(value) === canonicalText` and `JSON.stringify(value) === storedText`. */
 export function rememberTexts(value: object, canonicalText: string, storedText: string): void {
-  texts.set(value, { canonical: canonicalText, stored: storedText });
+  Object.defineProperty(value, TEXTS, { value: new Texts(canonicalText, storedText) });
 }
 
 /** The remembered canonical text of `value`, if any. */
 export function knownText(value: object): string | undefined {
-  return texts.get(value)?.canonical;
+  return textsOf(value)?.canonical;
 }
 
 /** canonical(value), reusing a remembered text. */
 export function canonicalOf(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'object' && value !== null)
-    return texts.get(value)?.canonical ?? canonical(value);
+    return textsOf(value)?.canonical ?? canonical(value);
   return canonical(value);
 }
 
@@ -38,6 +52,8 @@ export interface EventTexts {
   readonly canonical: string;
   /** Members in canonical order, each value's members in the order the program gave them. */
   readonly stored: string;
+  /** The event's first member name in sorted order ("" for an event with none). */
+  readonly firstName: string;
 }
 
 /**
@@ -59,7 +75,7 @@ export function eventTexts(event: Readonly<Record<string, unknown>>): EventTexts
     const label = first ? labelOf(name) : `,${labelOf(name)}`;
     first = false;
     if (typeof value === 'object' && value !== null) {
-      const known = texts.get(value);
+      const known = textsOf(value);
       canonicalText += label + (known?.canonical ?? canonical(value));
       storedText += label + (known?.stored ?? JSON.stringify(value));
     } else {
@@ -68,7 +84,7 @@ export function eventTexts(event: Readonly<Record<string, unknown>>): EventTexts
       storedText += label + text;
     }
   }
-  return { canonical: `${canonicalText}}`, stored: `${storedText}}` };
+  return { canonical: `${canonicalText}}`, stored: `${storedText}}`, firstName: names[0] ?? '' };
 }
 
 /** `"name":` for the member names events use (a handful, so they are kept). */

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { NOT_PLAIN, plainCopy } from './plain-copy.js';
+import { canonical } from '@runback/canonical';
+import { NOT_PLAIN, plainCopy, plainSnapshot } from './plain-copy.js';
 
 /** What JSON makes of a value: the copy plainCopy must equal whenever it gives one. */
 const viaJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value)) as unknown;
@@ -102,5 +103,64 @@ describe('plainCopy', () => {
     let deep: unknown = 1;
     for (let i = 0; i < 10_000; i++) deep = [deep];
     expect(plainCopy(deep)).toBe(NOT_PLAIN);
+  });
+});
+
+describe('plainSnapshot', () => {
+  /** JSON objects whose names come in any order, integer-like and escaped ones included. */
+  const { json } = fc.letrec((tie) => ({
+    json: fc.oneof(
+      { depthSize: 'small' },
+      fc.string(),
+      fc.string({ unit: 'binary' }),
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(tie('json'), { maxLength: 5 }),
+      fc.dictionary(
+        fc.oneof(
+          fc.string({ maxLength: 6 }),
+          fc.string({ unit: 'binary', maxLength: 4 }),
+          fc.nat({ max: 30 }).map(String),
+          fc.constantFrom('a', 'B', '_hash', 'é', '\ud800', '\u2028', '"q"', '1a', '01'),
+        ),
+        tie('json'),
+        { maxKeys: 6 },
+      ),
+    ),
+  }));
+
+  it('writes the copy as JSON.stringify and canonical() do, from its one walk', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.array(json), fc.dictionary(fc.string(), json)), (value) => {
+        const snap = plainSnapshot(value);
+        if (hasRoundTripMember(value)) {
+          expect(snap).toBe(NOT_PLAIN);
+          return;
+        }
+        if (snap === NOT_PLAIN) throw new Error('expected a snapshot of plain data');
+        expect(snap.stored).toBe(JSON.stringify(value));
+        expect(snap.canonical).toBe(canonical(value));
+        expect(snap.copy).toStrictEqual(viaJson(value));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('writes what JSON writes for omitted members, holes, -0 and integer-like names', () => {
+    const holey: unknown[] = [1, undefined, () => 0];
+    holey[4] = -0; // index 3 is a hole
+    const source: Record<string, unknown> = {
+      b: holey,
+      10: 'ten',
+      a: undefined,
+      2: { z: 1, y: 'é' },
+    };
+    const snap = plainSnapshot(source);
+    if (snap === NOT_PLAIN) throw new Error('expected a snapshot of plain data');
+    expect(snap.stored).toBe('{"2":{"z":1,"y":"é"},"10":"ten","b":[1,null,null,null,0]}');
+    expect(snap.canonical).toBe('{"10":"ten","2":{"y":"é","z":1},"b":[1,null,null,null,0]}');
+    expect(snap.canonical).toBe(canonical(source));
   });
 });

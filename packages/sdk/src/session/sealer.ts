@@ -8,7 +8,7 @@
 // arrived. Only calls still in flight are held: memory is bounded by concurrency, not run length.
 import { ChainBuilder, HASH_MEMBER } from '@runback/chain';
 import { CassetteBuilder, type KnownMemberTexts } from '@runback/replay-digest';
-import { eventTexts, knownText } from './known-text.js';
+import { eventTexts, knownText, type EventTexts } from './known-text.js';
 
 const SKIPPED = Symbol('skipped');
 
@@ -49,7 +49,7 @@ export class IncrementalSealer {
     const hash = this.#chain.appendCanonical(texts.canonical);
     this.#pending.set(event.seq, event);
     this.#release();
-    return storedText(texts.stored, hash, event);
+    return storedText(texts, hash, event);
   }
 
   /** Checks an already sealed event (from a journal) and chains it; returns whether `_hash` matched. */
@@ -111,8 +111,10 @@ export class IncrementalSealer {
  * position. When every member name sorts after "_hash" (all of the format's do), that is the
  * front; otherwise the text is rebuilt with `_hash` among the members.
  */
-function storedText(text: string, hash: string, event: object): string {
-  if (Object.keys(event).every((key) => key > HASH_MEMBER)) {
+function storedText(texts: EventTexts, hash: string, event: object): string {
+  // The names are sorted: all sort after "_hash" when the first does (or there are none).
+  if (texts.firstName === '' || texts.firstName > HASH_MEMBER) {
+    const text = texts.stored;
     return `{"${HASH_MEMBER}":"${hash}"${text.length === 2 ? '}' : `,${text.slice(1)}`}`;
   }
   return eventTexts({ ...event, [HASH_MEMBER]: hash }).stored;

@@ -7,7 +7,7 @@
 import { CanonicalError, canonical } from '@runback/canonical';
 import { RunbackError } from '../core/errors.js';
 import { rememberTexts } from './known-text.js';
-import { NOT_PLAIN, plainCopy } from './plain-copy.js';
+import { NOT_PLAIN, plainSnapshot } from './plain-copy.js';
 
 /**
  * A JSON deep copy of `value` (undefined stays undefined), its members in the order the program
@@ -20,11 +20,11 @@ import { NOT_PLAIN, plainCopy } from './plain-copy.js';
 export function snapshot(value: unknown, label: string): unknown {
   if (value === undefined) return undefined;
   if (typeof value === 'object' && value !== null) {
-    // Plain data is copied in one walk; its canonical and stored texts are those of the copy.
-    const copy = plainCopy(value);
-    if (copy !== NOT_PLAIN) {
-      rememberTexts(copy as object, canonical(copy), JSON.stringify(copy));
-      return copy;
+    // Plain data is copied in one walk, which also writes the copy's canonical and stored texts.
+    const plain = plainSnapshot(value);
+    if (plain !== NOT_PLAIN) {
+      rememberTexts(plain.copy as object, plain.canonical, plain.stored);
+      return plain.copy;
     }
   }
   let text: string;

@@ -13,6 +13,7 @@ import {
   type LlmUsage,
 } from '../../core/events.js';
 import { elapsedMs } from '../../core/internal-globals.js';
+import { isObject } from '../../core/values.js';
 import { currentScope, runInScope } from '../../session/context.js';
 import { openEvent } from '../../session/event-base.js';
 import { sortedMembers } from '../../session/sorted.js';
@@ -110,14 +111,18 @@ export function beginLlmCall(init: LlmCallInit): LlmCallSpan | undefined {
   ) => {
     if (done) return;
     done = true;
-    const merged = sortedMembers({ ...initMetadata, ...metadata });
+    // The two merged, members sorted; with nothing to merge, no copy is made.
+    const merged =
+      metadata === undefined && (initMetadata === undefined || isObject(initMetadata))
+        ? initMetadata && sortedMembers(initMetadata)
+        : sortedMembers({ ...initMetadata, ...metadata });
     const event = openEvent(callPlace(call), 'llm');
     event['model'] = { model_id: init.modelId, provider: init.provider };
     event['request'] = request;
     for (const name of Object.keys(members)) event[name] = members[name];
     event['latency_ms'] = elapsedMs(call.startMs);
     if (init.keyProjection !== undefined) event['key_projection'] = init.keyProjection;
-    if (Object.keys(merged).length > 0) event['metadata'] = merged;
+    if (merged !== undefined && Object.keys(merged).length > 0) event['metadata'] = merged;
     call.scope.run.emit(event, true);
   };
   try {
