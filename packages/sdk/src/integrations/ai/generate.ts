@@ -5,8 +5,7 @@ import type { LlmToolCall } from '../../core/events.js';
 import type { LlmCallOutcome, LlmCallSpan } from '../../hooks/spans/llm.js';
 import { errorMetadataOf } from './call-error.js';
 import { toJson } from './json.js';
-import { metadataOf, responseOf, toolCallOf, usageOf } from './response.js';
-import { keptHeaders } from '../../hooks/providers/http-headers.js';
+import { metadataOf, responseHeaders, responseOf, toolCallOf, usageOf } from './response.js';
 
 /**
  * Runs a live doGenerate inside `span` and records it: its result, or its error together with
@@ -81,20 +80,4 @@ export function generateOutcome(result: LanguageModelV3GenerateResult): LlmCallO
     usage: usageOf(result.usage),
     metadata: metadataOf(response),
   };
-}
-
-/** `{headers}` with the kept response headers, or nothing when there are none. */
-function responseHeaders(headers: unknown): { headers?: Record<string, string> } {
-  if (typeof headers !== 'object' || headers === null) return {};
-  const given: [string, string][] = [];
-  for (const [name, value] of Object.entries(headers)) {
-    if (typeof value === 'string') given.push([name, value]);
-  }
-  let kept: Record<string, string>;
-  try {
-    kept = keptHeaders(new Headers(given), 'provider');
-  } catch {
-    return {}; // a name or value no HTTP response could carry
-  }
-  return Object.keys(kept).length === 0 ? {} : { headers: kept };
 }

@@ -79,7 +79,8 @@ export function runbackMiddleware(options: RunbackMiddlewareOptions = {}): Langu
           span.fail(err, errorMetadataOf(err));
           throw err;
         }
-        return { ...result, stream: result.stream.pipeThrough(recordingStream(span)) };
+        const recording = recordingStream(span, result.response?.headers);
+        return { ...result, stream: result.stream.pipeThrough(recording) };
       });
     },
   };

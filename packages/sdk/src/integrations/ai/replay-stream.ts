@@ -1,11 +1,12 @@
 // Answering a doStream call from the record: the recorded parts (`response.chunks`, or for a
-// failed stream the `metadata.partial` that stream.ts kept) are streamed back in order, and the
-// provider is never called.
+// failed stream the `metadata.partial` that stream.ts kept) are streamed back in order, with the
+// response headers the record kept (`response.headers`), and the provider is never called.
 import type { LanguageModelV3StreamPart, LanguageModelV3StreamResult } from '@ai-sdk/provider';
 import { toEventError } from '../../core/events.js';
 import { endReplayed, type LlmCallSpan, type RecordedLlmCall } from '../../hooks/spans/llm.js';
 import { asAiSdkError, streamErrorOf } from './call-error.js';
 import { isObject } from '../../core/values.js';
+import { servedHeaders } from '../../hooks/providers/http-headers.js';
 import { failUnsupported, withTimestamp } from './replay-support.js';
 
 /**
@@ -25,7 +26,13 @@ export function replayStream(
   modelId: string,
 ): LanguageModelV3StreamResult {
   const failed = recorded.error !== null || recorded.response === null;
-  const chunks = failed ? partialChunksOf(recorded.metadata) : recorded.response?.chunks;
+  const answer: unknown = recorded.response;
+  const response = failed
+    ? partialResponseOf(recorded.metadata)
+    : isObject(answer)
+      ? answer
+      : undefined;
+  const chunks = response?.['chunks'];
   if (failed && chunks === undefined) {
     throw asAiSdkError(endReplayed(span) as Error, recorded.metadata);
   }
@@ -34,7 +41,13 @@ export function replayStream(
     throw failUnsupported(span, modelId, 'a recorded stream (response.chunks)', recorded);
   }
   const ending: Ending = !failed || carriedError(parts, recorded) ? 'close' : 'error';
-  return { stream: partStream(span, recorded, parts, ending) };
+  const stream = partStream(span, recorded, parts, ending);
+  // As the AI SDK got them live (streamText's `finish-step` part and `response.headers`); a
+  // record made before streams kept them has none, and the result then has no response.
+  const headers = response?.['headers'];
+  return headers === undefined
+    ? { stream }
+    : { stream, response: { headers: servedHeaders(headers) } };
 }
 
 /**
@@ -84,11 +97,13 @@ function partStream(
   );
 }
 
-/** The parts a failed stream delivered before it failed (stream.ts: `metadata.partial`). */
-function partialChunksOf(metadata: Readonly<Record<string, unknown>> | undefined): unknown {
+/** What a failed stream delivered before it failed (stream.ts: `metadata.partial.response`). */
+function partialResponseOf(
+  metadata: Readonly<Record<string, unknown>> | undefined,
+): Readonly<Record<string, unknown>> | undefined {
   const partial = metadata?.['partial'];
   const response = isObject(partial) ? partial['response'] : undefined;
-  return isObject(response) ? response['chunks'] : undefined;
+  return isObject(response) ? response : undefined;
 }
 
 /**

@@ -17,6 +17,7 @@ import {
 } from '../../../test/support/ai/openai-fixtures.js';
 import { recordThenReplayOpenAI } from '../../../test/support/ai/record-then-replay.js';
 import { readAll } from '../../../test/support/ai/record-to-file.js';
+import { keptHeaders } from '../../hooks/providers/http-headers.js';
 
 /** The get_order tool, recorded with runback's tool(); counts how often it really runs. */
 function orderTools(runs: { count: number }) {
@@ -103,9 +104,10 @@ async function replayRefund(options: ReplayOptions & { readonly replayPrompt?: s
 }
 
 /**
- * The parts with what the record does not hold taken out: the HTTP request body of each step
- * (`start-step.request`, it repeats the request) and the response headers
- * (`finish-step.response.headers`, they can carry cookies and account ids).
+ * The parts with the transport taken out: the HTTP request body of each step
+ * (`start-step.request`, it repeats the request; the record does not hold it) and the response
+ * headers (`finish-step.response.headers`; the record holds only those a client acts on, by an
+ * allowlist, never cookies or account ids), compared on their own.
  */
 function withoutTransport(parts: readonly unknown[]): unknown[] {
   return parts.map((part) => {
@@ -174,15 +176,31 @@ describe('replaying runbackMiddleware over @ai-sdk/openai', () => {
       live?.full?.map((part) => (part as { type: string }).type),
     );
     expect(withoutTransport(again?.full ?? [])).toEqual(withoutTransport(live?.full ?? []));
-    // Which is all that differs: the record holds neither, so the replay has neither.
+    // Which is all that differs: the record holds no request body, so the replay has none; it
+    // holds the response headers a client acts on, and the streamed steps get them back as the
+    // generated ones do.
+    const headersOf = (parts: readonly unknown[] | undefined) =>
+      (parts ?? [])
+        .map((part) => part as { type: string; response?: { headers?: Record<string, string> } })
+        .filter((part) => part.type === 'finish-step')
+        .map((part) => part.response?.headers);
+    const liveHeaders = headersOf(live?.full);
+    expect(liveHeaders.length).toBeGreaterThan(0);
+    expect(headersOf(again?.full)).toEqual(
+      liveHeaders.map((headers) => keptHeaders(new Headers(headers), 'provider')),
+    );
+    expect(headersOf(again?.full)[0]).toEqual({
+      'content-type': expect.stringMatching(/^text\/event-stream/),
+    });
+    expect(again?.generated?.response.headers).toEqual(
+      keptHeaders(new Headers(live?.generated?.response.headers), 'provider'),
+    );
+    expect(again?.generated?.response.headers).toEqual({
+      'content-type': expect.stringMatching(/^application\/json/),
+    });
     for (const part of again?.full ?? []) {
-      const { type, request, response } = part as {
-        type: string;
-        request?: unknown;
-        response?: { headers?: unknown };
-      };
+      const { type, request } = part as { type: string; request?: unknown };
       if (type === 'start-step') expect(request).toEqual({});
-      if (type === 'finish-step') expect(response?.headers).toBeUndefined();
     }
   });
 

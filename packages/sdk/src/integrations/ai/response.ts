@@ -4,6 +4,7 @@
 import type { LanguageModelV3ResponseMetadata, LanguageModelV3ToolCall } from '@ai-sdk/provider';
 import type { LlmResponse, LlmToolCall, LlmUsage } from '../../core/events.js';
 import { isObject } from '../../core/values.js';
+import { keptHeaders } from '../../hooks/providers/http-headers.js';
 
 /** What a response said, gathered from a result's content or from a stream's parts. */
 export interface ResponseParts {
@@ -79,4 +80,25 @@ export function metadataOf(
     ...(response?.id === undefined ? {} : { response_id: response.id }),
     ...(response?.modelId === undefined ? {} : { model_id: response.modelId }),
   };
+}
+
+/**
+ * `{headers}` with the response headers a client acts on (the allowlist of
+ * providers/http-headers.ts: content type, retry and rate-limit headers, request ids; never
+ * cookies or credentials), or nothing when there are none. A generate result keeps them in
+ * `response.raw.response`, a stream in `response.headers`, and a replay hands them back.
+ */
+export function responseHeaders(headers: unknown): { headers?: Record<string, string> } {
+  if (typeof headers !== 'object' || headers === null) return {};
+  const given: [string, string][] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (typeof value === 'string') given.push([name, value]);
+  }
+  let kept: Record<string, string>;
+  try {
+    kept = keptHeaders(new Headers(given), 'provider');
+  } catch {
+    return {}; // a name or value no HTTP response could carry
+  }
+  return Object.keys(kept).length === 0 ? {} : { headers: kept };
 }

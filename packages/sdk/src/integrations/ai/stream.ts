@@ -1,23 +1,26 @@
 // Recording a doStream call without changing what the caller reads. Each part passes through
 // unchanged, in order, as soon as it arrives (nothing is buffered); a JSON copy is kept as
 // `response.chunks`, which is what a replay streams back, and text, reasoning, tool calls,
-// finish reason and usage are gathered into the response shape as the parts go by.
+// finish reason and usage are gathered into the response shape as the parts go by. The HTTP
+// response headers a client acts on (the stream result's `response.headers`, by the allowlist)
+// are kept as `response.headers`, which a replay hands back with the stream.
 import type { LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import type { LlmToolCall } from '../../core/events.js';
 import { findingError } from '../../hooks/providers/provider-error.js';
 import type { LlmCallOutcome, LlmCallSpan } from '../../hooks/spans/llm.js';
 import { toJson } from './json.js';
-import { metadataOf, responseOf, toolCallOf, usageOf } from './response.js';
+import { metadataOf, responseHeaders, responseOf, toolCallOf, usageOf } from './response.js';
 
 /**
  * A pass-through stream that ends `span` when the model's stream ends: with the response when
  * it ended cleanly, as failed (keeping what arrived) when it carried an error part, failed, or
- * was cancelled by its reader.
+ * was cancelled by its reader. `headers` are the stream result's response headers.
  */
 export function recordingStream(
   span: LlmCallSpan,
+  headers?: unknown,
 ): TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart> {
-  const recording = new StreamRecording();
+  const recording = new StreamRecording(responseHeaders(headers));
   const transformer: CancellableTransformer<LanguageModelV3StreamPart> = {
     transform(part, controller) {
       // Copied before the caller sees it: the record holds the part as the model sent it.
@@ -65,6 +68,11 @@ class StreamRecording {
   #usage: unknown = null;
   #response: { id?: string; modelId?: string } | undefined;
   #failure: { readonly error: unknown } | undefined;
+  readonly #headers: { headers?: Record<string, string> };
+
+  constructor(headers: { headers?: Record<string, string> }) {
+    this.#headers = headers;
+  }
 
   add(part: LanguageModelV3StreamPart): void {
     this.#chunks.push(toJson(part, 'AI SDK stream part'));
@@ -113,6 +121,7 @@ class StreamRecording {
           toolCalls: this.#toolCalls,
           finishReason: this.#finishReason,
         }),
+        ...this.#headers,
         chunks: this.#chunks,
       },
       usage: usageOf(this.#usage),
