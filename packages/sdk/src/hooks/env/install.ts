@@ -48,12 +48,14 @@ function readEnv<T>(kind: 'now' | 'date' | 'random' | 'uuid' | 'clock', read: ()
 /**
  * In a replay, a served fetch (a model call or any other request) answers in the record's
  * completion order (session/completion-order.ts), so that concurrent calls finish, and their
- * continuations read the clock and UUIDs, in the order they did live.
+ * continuations read the clock and UUIDs, in the order they did live: the agent's own, and a
+ * `tool()` body's when tool bodies run live (its reads are recorded under the tool's span).
  */
 function orderedFetch(inner: typeof fetch): typeof fetch {
   return function fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
     const scope = currentScope();
-    const source = scope?.kind === 'run' ? scope.run.replay : undefined;
+    const gated = scope?.kind === 'run' || scope?.kind === 'tool';
+    const source = gated ? scope.run.replay : undefined;
     if (source === undefined) return inner(input, init);
     return inCompletionOrder(source.order, () => inner(input, init));
   };

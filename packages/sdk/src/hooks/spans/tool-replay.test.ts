@@ -169,6 +169,33 @@ describe('tool() bodies in a replay', () => {
     expect(service.hits()).toBe(1);
   });
 
+  it('live: concurrent tool bodies get their fetches answered in the recorded completion order', async () => {
+    // The slow lookup is asked first and answers last: each body then reads the clock, so the
+    // reads are in completion order, which a live replay must keep (the service is stopped).
+    const server = createServer((req, res) => {
+      const delay = req.url === '/slow' ? 60 : 5;
+      setTimeout(() => res.end(req.url), delay);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const lookup = (path: string) =>
+      tool('lookup', { path }, async () => {
+        const body = await (await fetch(`${base}${path}`)).text();
+        return { body, at: Date.now(), draw: Math.random() };
+      });
+    const agent = () => Promise.all([lookup('/slow'), lookup('/fast')]);
+    const path = join(tempDir(), 'concurrent.json');
+    const recorded = await record({ name: 'concurrent', out: path, captureEnv: true }, agent);
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    const [slow, fast] = recorded.output;
+    expect(slow?.draw).not.toBe(fast?.draw);
+
+    const { report, output } = await replay({ path }, agent, { tools: 'live' });
+    expect(report.status).toBe('reproduced');
+    expect(JSON.stringify(output)).toBe(JSON.stringify(recorded.output));
+  });
+
   it('a tool() nested inside another tool body reproduces in both modes', async () => {
     const runs = { outer: 0, inner: 0 };
     const nested = () =>
