@@ -5,7 +5,8 @@
 import { decodeJsonInput, parseJsonStrictSpans } from './json/index.js';
 import { readJsonData, type JsonDataResult } from './json-data.js';
 import { scanCanonicalEvents } from './fast-path/canonical-events.js';
-import { canonicalizeEvents } from './fast-path/canonicalized-events.js';
+import { canonicalizeEvents, CanonicalizedEvents } from './fast-path/canonicalized-events.js';
+import { readRecordWithViews, type RecordWithViews } from './fast-path/event-views.js';
 import type { ProvenSpans } from './json/index.js';
 import type { KnownMemberTexts } from '@runback/replay-digest';
 import type { KnownEventTexts } from './steps/chain.js';
@@ -58,15 +59,17 @@ export function verify(record: unknown, options: VerifyOptions = {}): VerifyResu
  * UTF-8, duplicate member names rejected, nesting over 512 rejected, then `verify`.
  */
 export function verifyJson(input: string | Uint8Array, options: VerifyOptions = {}): VerifyResult {
-  return verifyJsonWith(input, options, 'fast');
+  return verifyJsonWith(input, options, 'canonical');
 }
 
 /**
- * How JSON text is read: `fast` lets the fast path hash what it can prove canonical straight
- * from the text; `canonical` canonicalizes every event from the text in one pass, whatever its
- * member order and whitespace (fast-path/event-canonicalizer.ts); `plain` parses everything
- * and serializes every value. All give the same result on every input; the seam exists so
- * that tests can run the corpus every way.
+ * How JSON text is read: `canonical` (the default) canonicalizes and hashes every event from
+ * the text in one pass, whatever its member order and whitespace
+ * (fast-path/event-canonicalizer.ts), and gives the steps each proven event as a light view
+ * instead of parsing it whole (fast-path/event-views.ts); `fast` lets the lexical fast path hash
+ * what it can prove canonical as stored, and parses everything; `plain` parses everything and
+ * serializes every value. All give the same result on every input; the seam exists so that
+ * tests can run the corpus every way.
  */
 export type JsonReading = 'fast' | 'canonical' | 'plain';
 
@@ -96,10 +99,26 @@ export function verifyJsonWith(
   if (!decoded.ok)
     return failure({ check: 'schema', code: decoded.error.code, message: decoded.error.message });
   const known = knownOf(decoded.text, input, reading);
+  if (known instanceof CanonicalizedEvents) {
+    const read = viewsOf(decoded.text, known);
+    if (read !== undefined) {
+      known.useCassetteMembers(read.cassetteMembers);
+      return verifyWithPolicy(read.record, options, known);
+    }
+  }
   const parsed = parseJsonStrictSpans(decoded.text, undefined, known?.provenSpans());
   if (!parsed.ok)
     return failure({ check: 'schema', code: parsed.error.code, message: parsed.error.message });
   return verifyWithPolicy(parsed.value, options, known);
+}
+
+/** The record with its proven events as views, or undefined (then the text is read whole). */
+function viewsOf(text: string, known: CanonicalizedEvents): RecordWithViews | undefined {
+  try {
+    return readRecordWithViews(text, known.scan);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The pipeline behind a last-resort catch: a defect or a hostile object never yields valid. */

@@ -8,10 +8,14 @@ import { EventCanonicalizer, type CanonicalizerResult } from './event-canonicali
 import { eventsArrayStart } from './canonical-events.js';
 import { isWellFormedText } from './lexer.js';
 
+/** The members a cassette-member table (useCassetteMembers) holds, in its order. */
+export const CASSETTE_SLOTS: readonly string[] = ['request', 'response', 'input', 'output'];
+
 /** Chain hashes and canonical texts of the events of one record text, by event position. */
 export class CanonicalizedEvents implements KnownMemberTexts {
   readonly #text: string;
   readonly #scan: CanonicalizerResult;
+  #cassetteMembers: Int32Array | undefined = undefined;
 
   constructor(text: string, scan: CanonicalizerResult) {
     this.#text = text;
@@ -21,6 +25,11 @@ export class CanonicalizedEvents implements KnownMemberTexts {
   /** How many events the text's events array holds. */
   get count(): number {
     return this.#scan.count;
+  }
+
+  /** What the pass found, for building the events' views (event-views.ts). */
+  get scan(): CanonicalizerResult {
+    return this.#scan;
   }
 
   /** The events as stretches the strict reader's pre-scan steps over where proven. */
@@ -47,10 +56,26 @@ export class CanonicalizedEvents implements KnownMemberTexts {
     return new EventCanonicalizer(this.#text).eventText(scan.starts[index] as number);
   }
 
+  /**
+   * Where each event's request, response, input and output members are, found while its view
+   * was read (event-views.ts): 4 entries an event, in that order, the member's index in the
+   * scan's member tables, -1 when it has none, -2 when not looked for.
+   */
+  useCassetteMembers(table: Int32Array): void {
+    this.#cassetteMembers = table;
+  }
+
   /** canonical(event[member]) of the event at `index`, when proven and present; else undefined. */
   memberText(index: number, member: string): string | undefined {
     const scan = this.#scan;
     if (scan.proven[index] !== 1) return undefined;
+    const table = this.#cassetteMembers;
+    const slot = table === undefined ? -1 : CASSETTE_SLOTS.indexOf(member);
+    if (slot >= 0) {
+      const m = (table as Int32Array)[index * 4 + slot] as number;
+      if (m === -1) return undefined;
+      if (m >= 0) return this.#valueText(m);
+    }
     const text = this.#text;
     const last = scan.firstMember[index + 1] as number;
     for (let m = scan.firstMember[index] as number; m < last; m++) {
@@ -58,13 +83,19 @@ export class CanonicalizedEvents implements KnownMemberTexts {
       const start = scan.memberNameStart[m] as number;
       if (start < 0 || (scan.memberNameEnd[m] as number) - start !== member.length) continue;
       if (!text.startsWith(member, start)) continue;
-      const known = scan.memberText[m] as number;
-      if (known === -2) return undefined;
-      return known >= 0
-        ? scan.texts[known]
-        : text.slice(scan.memberValueStart[m], scan.memberValueEnd[m]);
+      return this.#valueText(m);
     }
     return undefined;
+  }
+
+  /** The canonical text of member m's value, when the pass knows it. */
+  #valueText(m: number): string | undefined {
+    const scan = this.#scan;
+    const known = scan.memberText[m] as number;
+    if (known === -2) return undefined;
+    return known >= 0
+      ? scan.texts[known]
+      : this.#text.slice(scan.memberValueStart[m], scan.memberValueEnd[m]);
   }
 }
 

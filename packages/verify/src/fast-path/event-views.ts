@@ -1,0 +1,316 @@
+// The record verifyJson hands the steps when the event canonicalizer has proven its events:
+// the record's other parts parsed as usual, and each proven event as a light view built from
+// the canonicalizer's spans of its top-level members instead of JSON.parse building its whole
+// object graph (docs/spec.md §6: the reading rules are the same; only the work differs).
+//
+// A view holds the members the steps read (schema §5.1, consistent §5.2, chain §3, cassette
+// §4), each with the value JSON.parse gives, except that a request, response, input or output
+// object or array is an empty one of the same kind: the cassette takes its canonical text from
+// the canonicalizer (KnownMemberTexts), and no step looks inside it. An event whose content a
+// step does read (a run event, whose output and error the summary is compared with; a
+// key_projection, which is applied to the input) or whose names are escaped is parsed whole.
+// A step that comes to read another event member must add it to VIEW_MEMBERS.
+//
+// An event becomes a view only when it is proven JSON (its structure by the canonicalizer,
+// its tokens by json-tokens.ts), repeats no name, overflows no number and nests within the
+// strict reader's limit. The rest of the text is read by the strict reader with each view's
+// event replaced by `0`: when that reading fails, verifyJson reads the whole text again the
+// general way, so every error is reported exactly as before.
+import { parseJsonStrictSpans } from '../json/index.js';
+import { DEFAULT_MAX_DEPTH } from '../json/types.js';
+import type { CanonicalizerResult } from './event-canonicalizer.js';
+import { isWellFormedTokens } from './json-tokens.js';
+
+/** The event members the steps read; any other member is left out of a view. */
+export const VIEW_MEMBERS: readonly string[] = [
+  // schema
+  'schema_version',
+  'span_id',
+  'type',
+  'ts_start',
+  'ts_end',
+  'parent_span_id',
+  '_hash',
+  // consistent
+  'run_id',
+  'seq',
+  'phase',
+  // cassette
+  'model',
+  'tool_name',
+  'key_projection',
+  'request',
+  'response',
+  'input',
+  'output',
+  'error',
+  'kind',
+  'key',
+];
+
+/** VIEW_MEMBERS by name length, to match a name span without slicing it. */
+const BY_LENGTH: readonly (readonly string[])[] = (() => {
+  const table: string[][] = [];
+  for (const name of VIEW_MEMBERS) (table[name.length] ??= []).push(name);
+  return table;
+})();
+
+/** Each member's slot (its place in VIEW_MEMBERS, the order of Slot). */
+const SLOT_OF: ReadonlyMap<string, number> = new Map(VIEW_MEMBERS.map((name, i) => [name, i]));
+
+/** The events array and the record's other parts sit at depths 1 and 2 of the record. */
+const EVENT_DEPTH_LIMIT = DEFAULT_MAX_DEPTH - 2;
+
+/** A record read with views, and where the views' cassette members are (CASSETTE_SLOTS order). */
+export interface RecordWithViews {
+  readonly record: unknown;
+  readonly cassetteMembers: Int32Array;
+}
+
+/**
+ * The record read from `text` with its proven events as views, or undefined when there is
+ * nothing to gain or the reduced text does not read (then the caller reads the whole text).
+ * `scan` is the canonicalizer's result for the events array of this very text.
+ */
+export function readRecordWithViews(
+  text: string,
+  scan: CanonicalizerResult,
+): RecordWithViews | undefined {
+  const { count, proven, starts, ends, depths } = scan;
+  if (count === 0) return undefined;
+  const asView = new Uint8Array(count);
+  let views = 0;
+  for (let k = 0; k < count; k++) {
+    if (
+      proven[k] === 1 &&
+      (depths[k] as number) <= EVENT_DEPTH_LIMIT &&
+      isWellFormedTokens(text, starts[k] as number, ends[k] as number)
+    ) {
+      asView[k] = 1;
+      views++;
+    }
+  }
+  if (views === 0) return undefined;
+  // The text with each view's event written as 0. Between two events the canonicalizer found
+  // only whitespace and one comma, so a comma stands for it.
+  const pieces: string[] = [text.slice(0, starts[0])];
+  for (let k = 0; k < count; k++) {
+    if (k > 0) pieces.push(',');
+    pieces.push(asView[k] === 1 ? '0' : text.slice(starts[k], ends[k]));
+  }
+  pieces.push(text.slice(ends[count - 1]));
+  const parsed = parseJsonStrictSpans(pieces.join(''), undefined, undefined);
+  if (!parsed.ok) return undefined;
+  const record = parsed.value as { events?: unknown } | null;
+  const events = record?.events;
+  if (!Array.isArray(events) || events.length !== count) return undefined;
+  const reader = new ViewReader(text, scan, count);
+  for (let k = 0; k < count; k++) if (asView[k] === 1) events[k] = reader.view(k);
+  return { record, cassetteMembers: reader.cassetteMembers };
+}
+
+/** Empty containers standing for members the cassette takes as text (never written to). */
+const EMPTY_OBJECT: Readonly<Record<string, unknown>> = Object.freeze({});
+const EMPTY_ARRAY: readonly unknown[] = Object.freeze([]);
+
+/** Where each member of VIEW_MEMBERS goes in a view's slots. */
+const Slot = {
+  SchemaVersion: 0,
+  SpanId: 1,
+  Type: 2,
+  TsStart: 3,
+  TsEnd: 4,
+  ParentSpanId: 5,
+  Hash: 6,
+  RunId: 7,
+  Seq: 8,
+  Phase: 9,
+  Model: 10,
+  ToolName: 11,
+  KeyProjection: 12,
+  Request: 13,
+  Response: 14,
+  Input: 15,
+  Output: 16,
+  Error: 17,
+  Kind: 18,
+  Key: 19,
+  Count: 20,
+} as const;
+
+/**
+ * The view of slots `v`: every member of VIEW_MEMBERS, undefined where the event has none (as
+ * reading an absent member gives). One shape for every view, so that the steps' member reads
+ * stay monomorphic; no step asks whether an event has a member other than by reading it.
+ */
+function viewFrom(v: unknown[]): Record<string, unknown> {
+  return {
+    schema_version: v[Slot.SchemaVersion],
+    span_id: v[Slot.SpanId],
+    type: v[Slot.Type],
+    ts_start: v[Slot.TsStart],
+    ts_end: v[Slot.TsEnd],
+    parent_span_id: v[Slot.ParentSpanId],
+    _hash: v[Slot.Hash],
+    run_id: v[Slot.RunId],
+    seq: v[Slot.Seq],
+    phase: v[Slot.Phase],
+    model: v[Slot.Model],
+    tool_name: v[Slot.ToolName],
+    key_projection: v[Slot.KeyProjection],
+    request: v[Slot.Request],
+    response: v[Slot.Response],
+    input: v[Slot.Input],
+    output: v[Slot.Output],
+    error: v[Slot.Error],
+    kind: v[Slot.Kind],
+    key: v[Slot.Key],
+  };
+}
+
+/** Values longer than this (as written) are not worth comparing with the last one. */
+const MAX_SHARED = 256;
+
+/** The slots whose value usually repeats from one event to the next (1), worth comparing. */
+const SHARED: Uint8Array = (() => {
+  const shared = new Uint8Array(Slot.Count);
+  for (const slot of [
+    Slot.SchemaVersion,
+    Slot.Type,
+    Slot.ParentSpanId,
+    Slot.RunId,
+    Slot.Phase,
+    Slot.Model,
+    Slot.ToolName,
+    Slot.Error,
+    Slot.Kind,
+    Slot.Key,
+  ])
+    shared[slot] = 1;
+  return shared;
+})();
+
+/**
+ * Reads views one after another. An event usually repeats its run id, type and model as
+ * written in the one before: a repeated value is shared instead of read again (views are
+ * never written to).
+ */
+class ViewReader {
+  readonly #text: string;
+  readonly #scan: CanonicalizerResult;
+  readonly #slots: unknown[] = new Array<unknown>(Slot.Count).fill(undefined);
+  readonly #members = new Int32Array(4);
+  readonly #lastRaw: string[] = new Array<string>(Slot.Count).fill('');
+  readonly #lastValue: unknown[] = new Array<unknown>(Slot.Count).fill(undefined);
+  /** Per event, the member index of its request, response, input and output (see below). */
+  readonly cassetteMembers: Int32Array;
+
+  constructor(text: string, scan: CanonicalizerResult, count: number) {
+    this.#text = text;
+    this.#scan = scan;
+    // -2: not looked for (the event is not a view); a view's absent member is -1.
+    this.cassetteMembers = new Int32Array(count * 4).fill(-2);
+  }
+
+  /** The view of proven event k (or the event parsed whole, where a step reads inside it). */
+  view(k: number): unknown {
+    const text = this.#text;
+    const scan = this.#scan;
+    const { firstMember, memberNameStart, memberNameEnd, memberValueStart, memberValueEnd } = scan;
+    const slots = this.#slots;
+    slots.fill(undefined);
+    const members = this.#members;
+    members.fill(-1);
+    const last = firstMember[k + 1] as number;
+    for (let m = firstMember[k] as number; m < last; m++) {
+      const ns = memberNameStart[m] as number;
+      if (ns < 0) return parseWhole(text, scan, k); // an escaped name
+      const slot = slotOf(text, ns, memberNameEnd[m] as number);
+      if (slot < 0) continue;
+      const vs = memberValueStart[m] as number;
+      const ve = memberValueEnd[m] as number;
+      const c = text.charCodeAt(vs);
+      if (slot >= Slot.Request && slot <= Slot.Output) members[slot - Slot.Request] = m;
+      if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+        if (slot >= Slot.Request && slot <= Slot.Output && scan.memberText[m] !== -2) {
+          slots[slot] = c === 0x7b ? EMPTY_OBJECT : EMPTY_ARRAY;
+          continue;
+        }
+      } else if (c >= 0x30 && c <= 0x39 && ve - vs < 10) {
+        // A short unsigned integer (a seq, schema_version 1): read without slicing.
+        slots[slot] = smallInteger(text, vs, ve);
+        continue;
+      }
+      slots[slot] = this.#value(slot, vs, ve, c);
+    }
+    const projection = slots[Slot.KeyProjection];
+    if (slots[Slot.Type] === 'run' || (projection !== undefined && projection !== null))
+      return parseWhole(text, scan, k);
+    this.cassetteMembers.set(members, k * 4);
+    return viewFrom(slots);
+  }
+
+  /** The value of text[vs, ve) for the member in `slot`, shared when it repeats the last one. */
+  #value(slot: number, vs: number, ve: number, c: number): unknown {
+    const text = this.#text;
+    const shared = SHARED[slot] === 1 && ve - vs <= MAX_SHARED;
+    if (shared) {
+      const raw = this.#lastRaw[slot] as string;
+      if (raw.length === ve - vs && sameChars(text, vs, raw)) return this.#lastValue[slot];
+    }
+    const value: unknown =
+      c === 0x7b || c === 0x5b ? JSON.parse(text.slice(vs, ve)) : scalarOf(text, vs, ve, c);
+    if (shared) {
+      this.#lastRaw[slot] = text.slice(vs, ve);
+      this.#lastValue[slot] = value;
+    }
+    return value;
+  }
+}
+
+/** The value of the well-formed JSON integer text[s, e) of at most 9 digits. */
+function smallInteger(text: string, s: number, e: number): number {
+  let value = 0;
+  for (let i = s; i < e; i++) {
+    const d = text.charCodeAt(i) - 0x30;
+    // A fraction or an exponent: read as JSON.parse reads it.
+    if (d < 0 || d > 9) return Number(text.slice(s, e));
+    value = value * 10 + d;
+  }
+  return value;
+}
+
+function parseWhole(text: string, scan: CanonicalizerResult, k: number): unknown {
+  return JSON.parse(text.slice(scan.starts[k], scan.ends[k]));
+}
+
+/** The slot of the VIEW_MEMBERS name written at text[s, e), or -1. */
+function slotOf(text: string, s: number, e: number): number {
+  const candidates = BY_LENGTH[e - s];
+  if (candidates === undefined) return -1;
+  for (let i = 0; i < candidates.length; i++) {
+    const name = candidates[i] as string;
+    if (sameChars(text, s, name)) return SLOT_OF.get(name) as number;
+  }
+  return -1;
+}
+
+/** Whether text holds `written` at `at` (a loop: cheaper than startsWith for short names). */
+function sameChars(text: string, at: number, written: string): boolean {
+  for (let i = 0; i < written.length; i++)
+    if (text.charCodeAt(at + i) !== written.charCodeAt(i)) return false;
+  return true;
+}
+
+/** The value of the well-formed scalar token text[s, e) whose first character is `c`. */
+function scalarOf(text: string, s: number, e: number, c: number): unknown {
+  if (c === 0x22 /* " */) {
+    const content = text.slice(s + 1, e - 1);
+    return content.includes('\\') ? JSON.parse(text.slice(s, e)) : content;
+  }
+  if (c === 0x74 /* t */) return true;
+  if (c === 0x66 /* f */) return false;
+  if (c === 0x6e /* n */) return null;
+  // A number in the JSON grammar: Number() rounds it as JSON.parse does.
+  return Number(text.slice(s, e));
+}
