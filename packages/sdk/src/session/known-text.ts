@@ -11,6 +11,7 @@
 // value: pnpm bench (c)). Only a Texts instance counts: a Proxy's answer for an unknown member
 // is not one.
 import { canonical } from '@runback/canonical';
+import { NOT_PLAIN, plainSnapshot, quote } from './plain-copy.js';
 
 class Texts {
   constructor(
@@ -18,6 +19,8 @@ class Texts {
     readonly canonical: string,
     /** JSON.stringify(value): the members in the order the program gave them. */
     readonly stored: string,
+    /** The two are equal (told by the writer: comparing unflattened texts would flatten them). */
+    readonly same: boolean,
   ) {}
 }
 
@@ -29,9 +32,17 @@ function textsOf(value: object): Texts | undefined {
   return texts instanceof Texts ? texts : undefined;
 }
 
-/** Records that `canonical(value) === canonicalText` and `JSON.stringify(value) === storedText`. */
-export function rememberTexts(value: object, canonicalText: string, storedText: string): void {
-  Object.defineProperty(value, TEXTS, { value: new Texts(canonicalText, storedText) });
+/**
+ * Records that `canonical(value) === canonicalText` and `JSON.stringify(value) === storedText`;
+ * `same` that the two texts are equal (compared here when not given).
+ */
+export function rememberTexts(
+  value: object,
+  canonicalText: string,
+  storedText: string,
+  same = canonicalText === storedText,
+): void {
+  Object.defineProperty(value, TEXTS, { value: new Texts(canonicalText, storedText, same) });
 }
 
 /** The remembered canonical text of `value`, if any. */
@@ -50,7 +61,10 @@ export function canonicalOf(value: unknown): string {
 /** An event's canonical text (what is hashed) and its stored text (what is written). */
 export interface EventTexts {
   readonly canonical: string;
-  /** Members in canonical order, each value's members in the order the program gave them. */
+  /**
+   * Members in canonical order, each value's members in the order the program gave them: the
+   * canonical string itself when every value is in canonical order.
+   */
   readonly stored: string;
   /** The event's first member name in sorted order ("" for an event with none). */
   readonly firstName: string;
@@ -60,14 +74,16 @@ export interface EventTexts {
  * The texts of an event object whose member values are JSON data, built from its members'
  * texts. `canonical` is `{` + `"name":text` in sorted (UTF-16) name order, joined by `,` + `}`,
  * the object rule of docs/spec.md §2. `stored` lists the event's own members in the same order
- * and writes each value as the program gave it (its remembered text, else JSON.stringify, which
- * keeps insertion order). The two are equal when every value is in canonical order. Members
- * whose value is undefined are left out of both, as canonical() and JSON.stringify leave them out.
+ * and writes each value as the program gave it (its remembered text, else its JSON text, which
+ * keeps insertion order). The two are one string while every value is in canonical order, so
+ * the text is built (and later flattened) once. Members whose value is undefined are left out
+ * of both, as canonical() and JSON.stringify leave them out.
  */
 export function eventTexts(event: Readonly<Record<string, unknown>>): EventTexts {
-  const names = Object.keys(event).sort();
+  const names = sortedNames(event);
   let canonicalText = '{';
-  let storedText = '{';
+  // Built once a member's texts differ; until then it is `canonicalText`.
+  let storedText: string | undefined;
   let first = true;
   for (const name of names) {
     const value = event[name];
@@ -75,16 +91,61 @@ export function eventTexts(event: Readonly<Record<string, unknown>>): EventTexts
     const label = first ? labelOf(name) : `,${labelOf(name)}`;
     first = false;
     if (typeof value === 'object' && value !== null) {
-      const known = textsOf(value);
-      canonicalText += label + (known?.canonical ?? canonical(value));
-      storedText += label + (known?.stored ?? JSON.stringify(value));
+      const known = textsOf(value) ?? textsFor(value);
+      if (known.same) {
+        const piece = label + known.canonical;
+        if (storedText !== undefined) storedText += piece;
+        canonicalText += piece;
+      } else {
+        storedText = (storedText ?? canonicalText) + label + known.stored;
+        canonicalText += label + known.canonical;
+      }
     } else {
-      const text = primitiveText(value);
-      canonicalText += label + text;
-      storedText += label + text;
+      const piece = label + primitiveText(value);
+      if (storedText !== undefined) storedText += piece;
+      canonicalText += piece;
     }
   }
-  return { canonical: `${canonicalText}}`, stored: `${storedText}}`, firstName: names[0] ?? '' };
+  const canonicalEvent = `${canonicalText}}`;
+  return {
+    canonical: canonicalEvent,
+    stored: storedText === undefined ? canonicalEvent : `${storedText}}`,
+    firstName: names[0] ?? '',
+  };
+}
+
+/**
+ * The texts of a member value no snapshot remembered (a model reference, merged metadata, an
+ * error): plain data in one walk, anything else as canonical() and JSON.stringify write it.
+ */
+function textsFor(value: object): Texts {
+  const plain = plainSnapshot(value);
+  if (plain !== NOT_PLAIN) return new Texts(plain.canonical, plain.stored, plain.same);
+  const canonicalText = canonical(value);
+  const storedText = JSON.stringify(value);
+  return new Texts(canonicalText, storedText, canonicalText === storedText);
+}
+
+/**
+ * An event's member names, sorted. Events of one kind have one shape, so the sorted list of the
+ * last few shapes is kept and reused when the names match theirs one for one.
+ */
+const shapes: { readonly names: readonly string[]; readonly sorted: readonly string[] }[] = [];
+let nextShape = 0;
+
+function sortedNames(event: object): readonly string[] {
+  const names = Object.keys(event);
+  for (const shape of shapes) {
+    const known = shape.names;
+    if (known.length !== names.length) continue;
+    let i = 0;
+    while (i < names.length && names[i] === known[i]) i++;
+    if (i === names.length) return shape.sorted;
+  }
+  const sorted = [...names].sort();
+  shapes[nextShape] = { names, sorted };
+  nextShape = (nextShape + 1) % 8;
+  return sorted;
 }
 
 /** `"name":` for the member names events use (a handful, so they are kept). */
@@ -106,7 +167,7 @@ function labelOf(name: string): string {
 function primitiveText(value: unknown): string {
   switch (typeof value) {
     case 'string':
-      return JSON.stringify(value);
+      return quote(value);
     case 'number':
       return Number.isFinite(value) ? String(value) : canonical(value);
     case 'boolean':

@@ -19,6 +19,8 @@ export interface PlainSnapshot {
   readonly stored: string;
   /** canonical(copy) (docs/spec.md §2). */
   readonly canonical: string;
+  /** Whether the two texts are one string (every object inside in sorted order). */
+  readonly same: boolean;
 }
 
 /**
@@ -36,33 +38,38 @@ export function plainCopy(value: unknown): unknown {
 export function plainSnapshot(value: object): PlainSnapshot | typeof NOT_PLAIN {
   const copy = copyValue(value, 0);
   if (copy === NOT_PLAIN) return NOT_PLAIN;
-  return { copy, stored: texts.stored, canonical: texts.canonical };
+  return { copy, stored: texts.stored, canonical: texts.canonical, same: texts.same };
 }
 
 /**
  * The texts of the value copyValue last returned (module state rather than a pair per value:
- * the walk allocates only the copy and the texts). JSON.stringify writes a finite number as
- * Number::toString does (so -0 is "0"), as canonical form does; strings and names are escaped
- * by JSON.stringify, as both texts require.
+ * the walk allocates only the copy and the texts). `same` says the two texts are one string
+ * (every object inside in sorted order), which its container then shares instead of building
+ * twice. JSON.stringify writes a finite number as Number::toString does (so -0 is "0"), as
+ * canonical form does; strings and names are escaped by JSON.stringify, as both texts require.
  */
-const texts = { stored: '', canonical: '' };
+const texts = { stored: '', canonical: '', same: true };
 
 function copyValue(value: unknown, depth: number): unknown {
   switch (typeof value) {
     case 'string':
       texts.stored = texts.canonical = quote(value);
+      texts.same = true;
       return value;
     case 'boolean':
       texts.stored = texts.canonical = value ? 'true' : 'false';
+      texts.same = true;
       return value;
     case 'number':
       if (!Number.isFinite(value)) return NOT_PLAIN;
       texts.stored = texts.canonical = String(value);
+      texts.same = true;
       // -0 + 0 is +0, as JSON writes it.
       return value + 0;
     case 'object':
       if (value === null) {
         texts.stored = texts.canonical = 'null';
+        texts.same = true;
         return null;
       }
       if (depth >= MAX_DEPTH) return NOT_PLAIN;
@@ -76,27 +83,28 @@ function copyArray(source: readonly unknown[], depth: number): unknown {
   if (Object.getPrototypeOf(source) !== Array.prototype) return NOT_PLAIN;
   const out = new Array<unknown>(source.length);
   let stored = '[';
-  let canonical = '[';
+  // Built only once an item's texts differ; until then it is `stored`.
+  let canonical: string | undefined;
   for (let i = 0; i < source.length; i++) {
-    if (i > 0) {
-      stored += ',';
-      canonical += ',';
-    }
+    const comma = i === 0 ? '' : ',';
     const item = source[i]; // a hole reads as undefined and becomes null, as in JSON
     if (item === undefined || typeof item === 'function' || typeof item === 'symbol') {
       out[i] = null;
-      stored += 'null';
-      canonical += 'null';
+      stored += `${comma}null`;
+      if (canonical !== undefined) canonical += `${comma}null`;
       continue;
     }
+    const before = stored;
     const copied = copyValue(item, depth);
     if (copied === NOT_PLAIN) return NOT_PLAIN;
     out[i] = copied;
-    stored += texts.stored;
-    canonical += texts.canonical;
+    stored += comma + texts.stored;
+    if (canonical !== undefined) canonical += comma + texts.canonical;
+    else if (!texts.same) canonical = before + comma + texts.canonical;
   }
-  texts.stored = stored + ']';
-  texts.canonical = canonical + ']';
+  texts.stored = `${stored}]`;
+  texts.same = canonical === undefined;
+  texts.canonical = canonical === undefined ? texts.stored : `${canonical}]`;
   return out;
 }
 
@@ -106,36 +114,44 @@ function copyObject(source: object, depth: number): unknown {
   const out: Record<string, unknown> = {};
   const record = source as Record<string, unknown>;
   const keys = Object.keys(record);
-  // Names in sorted order (the engine lists integer-like names first, so not always): then the
-  // canonical text is written as the stored one is; else each member's canonical text is kept
-  // and they are joined in sorted order at the end.
+  // Names in sorted order (the engine lists integer-like names first, so not always): the
+  // canonical text is then written as the stored one is, and is the same string while every
+  // member's are; else each member's canonical text is kept and they are joined in sorted
+  // order at the end.
   let sorted = true;
   for (let i = 1; i < keys.length && sorted; i++)
     sorted = (keys[i - 1] as string) < (keys[i] as string);
   const members: string[] | undefined = sorted ? undefined : [];
   const names: string[] | undefined = sorted ? undefined : [];
   let stored = '{';
-  let canonical = '{';
+  // In sorted order: built only once a member's texts differ; until then it is `stored`.
+  let canonical: string | undefined;
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i] as string;
     if (key === '__proto__' || key === 'toJSON') return NOT_PLAIN;
     const item = record[key];
     if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
+    const before = stored;
     const copied = copyValue(item, depth);
     if (copied === NOT_PLAIN) return NOT_PLAIN;
     out[key] = copied;
-    const label = `${quote(key)}:`;
-    stored += stored.length === 1 ? label + texts.stored : `,${label}${texts.stored}`;
-    if (members === undefined) {
-      canonical += canonical.length === 1 ? label + texts.canonical : `,${label}${texts.canonical}`;
-    } else {
+    const label = labelOf(key);
+    const comma = before.length === 1 ? '' : ',';
+    stored += comma + label + texts.stored;
+    if (members !== undefined) {
       members.push(label + texts.canonical);
       (names as string[]).push(key);
-    }
+    } else if (canonical !== undefined) canonical += comma + label + texts.canonical;
+    else if (!texts.same) canonical = before + comma + label + texts.canonical;
   }
-  if (members !== undefined) canonical += joinSorted(names as string[], members);
-  texts.stored = stored + '}';
-  texts.canonical = canonical + '}';
+  texts.stored = `${stored}}`;
+  if (members !== undefined) {
+    texts.same = false;
+    texts.canonical = `{${joinSorted(names as string[], members)}}`;
+  } else {
+    texts.same = canonical === undefined;
+    texts.canonical = canonical === undefined ? texts.stored : `${canonical}}`;
+  }
   return out;
 }
 
@@ -160,11 +176,23 @@ function joinSorted(names: readonly string[], members: readonly string[]): strin
   return out;
 }
 
+/** `"name":` for member names seen before (a bounded set: agents reuse a few hundred names). */
+const labels = new Map<string, string>();
+
+function labelOf(name: string): string {
+  let label = labels.get(name);
+  if (label === undefined) {
+    label = `${quote(name)}:`;
+    if (labels.size < 1024) labels.set(name, label);
+  }
+  return label;
+}
+
 /**
  * A string as JSON.stringify writes it: short strings with nothing to escape (no `"`, `\`,
  * control character or surrogate) are quoted here, sparing a native call per name and value.
  */
-function quote(text: string): string {
+export function quote(text: string): string {
   const n = text.length;
   if (n > 32) return JSON.stringify(text);
   for (let i = 0; i < n; i++) {

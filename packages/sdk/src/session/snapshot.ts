@@ -23,7 +23,7 @@ export function snapshot(value: unknown, label: string): unknown {
     // Plain data is copied in one walk, which also writes the copy's canonical and stored texts.
     const plain = plainSnapshot(value);
     if (plain !== NOT_PLAIN) {
-      rememberTexts(plain.copy as object, plain.canonical, plain.stored);
+      rememberTexts(plain.copy as object, plain.canonical, plain.stored, plain.same);
       return plain.copy;
     }
   }
