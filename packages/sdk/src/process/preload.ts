@@ -10,18 +10,13 @@ import { installCapture } from '../hooks/env/install.js';
 import { captureSettings, type CaptureEnvOptions } from '../session/capture-settings.js';
 import { JournalWriter } from '../journal/writer.js';
 import { Redactor } from '../redact/index.js';
-import { RecordedCassette } from '../session/cassette.js';
-import { captureFor, checkRecordForReplay } from '../recorder/replay.js';
+import { checkRecordForReplay } from '../recorder/replay.js';
 import { REPLAY_MODES, ReplaySource, type ReplayMode } from '../session/replay-source.js';
 import { REPLAY_TOOLS, type ReplayTools } from '../session/replay-tools.js';
 import { ActiveRun, type EventSink } from '../session/active-run.js';
 import { setProcessReplaySource, setProcessScope } from '../session/context.js';
 import { takeChildRecording, takeReplayRequest, takeWatchParent } from '../journal/child-env.js';
-import {
-  PLACEHOLDER_CREDENTIAL,
-  placeholderNames,
-  recordedProviders,
-} from '../session/placeholder-credentials.js';
+import { PLACEHOLDER_CREDENTIAL, placeholderNames } from '../session/placeholder-credentials.js';
 
 const child = takeChildRecording(process.env);
 const replayRequest = takeReplayRequest(process.env);
@@ -49,6 +44,7 @@ if (replayRequest !== undefined) {
   }
   let loaded: ReturnType<typeof checkRecordForReplay> | undefined;
   try {
+    // Read once; the calls are served from these very bytes (parsed when served).
     loaded = checkRecordForReplay(readFileSync(replayRequest.path));
   } catch (err) {
     fail(
@@ -56,12 +52,12 @@ if (replayRequest !== undefined) {
     );
   }
   if (loaded !== undefined) {
-    source = new ReplaySource(new RecordedCassette(loaded.record.events), mode, tools);
-    replayCapture = captureFor(loaded.record.events);
+    source = new ReplaySource(loaded.record.cassette(), mode, tools);
+    replayCapture = loaded.record.capture;
     setProcessReplaySource(source);
     // Model clients refuse to start without a key; every call is answered from the record, so a
     // placeholder stands in where the environment has none (never sent: hooks/env refuses it).
-    for (const name of placeholderNames(recordedProviders(loaded.record.events), process.env)) {
+    for (const name of placeholderNames(loaded.record.providers, process.env)) {
       process.env[name] = PLACEHOLDER_CREDENTIAL;
     }
   }

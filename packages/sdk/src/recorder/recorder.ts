@@ -30,6 +30,7 @@ import { processReplaySource, runInScope, type Scope } from '../session/context.
 import { RUN_SPAN_ID, newRunId, runEndEvent, runStartEvent } from '../session/run-events.js';
 import { checkRunOptions, type RunOptions } from './options.js';
 import { snapshot } from '../session/snapshot.js';
+import { withDeferredEvents } from '../session/deferred-events.js';
 
 export { RUN_SPAN_ID };
 
@@ -204,9 +205,15 @@ export class Run {
       this.#texts ?? journalEventTexts((this.#journal as JournalWriter).path, this.#journalMacKey);
     const out = this.#options.out;
     if (out === undefined) {
-      const events: unknown[] = [];
       const kept = this.#texts;
-      if (kept !== undefined) {
+      const head = { $schema: RECORD_SCHEMA, manifest, run: summary };
+      // replay(): the events are parsed from their texts when first read (deferEventParsing).
+      const deferredRecord =
+        kept !== undefined && deferred.has(this) ? withDeferredEvents(head, kept) : undefined;
+      const events: unknown[] = [];
+      if (deferredRecord !== undefined) {
+        // Nothing to parse now.
+      } else if (kept !== undefined) {
         // Each text is let go once parsed: the texts and the events are not both held whole.
         for (let i = 0; i < kept.length; i++) {
           events.push(JSON.parse(kept[i] as string));
@@ -219,7 +226,7 @@ export class Run {
       // The run is also delivered to the sink (flushed, finished remotely), or end() fails.
       await this.#options.sink?.close();
       if (notJson !== undefined) throw notJson;
-      return { ...base, record: { $schema: RECORD_SCHEMA, manifest, run: summary, events } };
+      return { ...base, record: deferredRecord ?? { ...head, events } };
     }
     await atomicWrite(out, recordPieces(manifest, summary, texts));
     // Written: the Run the caller keeps need not keep every event's text as well.
@@ -230,6 +237,18 @@ export class Run {
     if (notJson !== undefined) throw notJson;
     return { ...base, path: out };
   }
+}
+
+/** Runs whose in-memory record parses its events only when they are read (deferEventParsing). */
+const deferred = new WeakSet<Run>();
+
+/**
+ * @internal For replay(): `run`'s in-memory record (no `out`, no journal) keeps its events'
+ * texts and parses them when `record.events` is first read instead of in end(). A replay that
+ * reproduces is proved by the digests alone and never reads them.
+ */
+export function deferEventParsing(run: Run): void {
+  deferred.add(run);
 }
 
 /** Starts recording a run. Code inside `run.run(fn)` is recorded until `run.end()`. */

@@ -2,12 +2,21 @@
 // answered from the record — no network, no API key, no cost — record the replayed run, and
 // prove that it reproduces the record or say where it diverged.
 import type { Signer } from '@runback/sign';
-import { verify, verifyJson, type VerifyOptions, type VerifyResult } from '@runback/verify';
+import {
+  decodeUtf8Strict,
+  verify,
+  verifyJson,
+  type VerifyOptions,
+  type VerifyResult,
+} from '@runback/verify';
 import { readFile } from 'node:fs/promises';
 import { RunbackError, argError } from '../core/errors.js';
 import type { CaptureEnvOptions } from '../session/capture-settings.js';
-import { startRun, type RunResult } from './recorder.js';
-import { RecordedCassette } from '../session/cassette.js';
+import { deferEventParsing, startRun, type RunResult } from './recorder.js';
+import { parsedRecord, storedRecord, type LoadedRecord } from './replay-record.js';
+import { deferredTexts } from '../session/deferred-events.js';
+import { memberText } from '../session/record-spans.js';
+import { StoredEvents, type EventTexts } from '../session/stored-events.js';
 import { firstDivergence, sameOutput, type Divergence } from './compare.js';
 import {
   REPLAY_MODES,
@@ -16,11 +25,7 @@ import {
   type ReplayMode,
 } from '../session/replay-source.js';
 import { checkReplayTools, type ReplayTools } from '../session/replay-tools.js';
-import {
-  PLACEHOLDER_CREDENTIAL,
-  placeholderNames,
-  recordedProviders,
-} from '../session/placeholder-credentials.js';
+import { PLACEHOLDER_CREDENTIAL, placeholderNames } from '../session/placeholder-credentials.js';
 
 /** Options of {@link replay}. */
 export interface ReplayOptions {
@@ -147,7 +152,7 @@ export function namesTrust(trust: VerifyOptions | undefined): boolean {
 export async function loadRecordForReplay(
   input: ReplayInput,
   trust: VerifyOptions | ReplayTrust = {},
-): Promise<{ record: RecordShape; verification: VerifyResult }> {
+): Promise<{ record: LoadedRecord; verification: VerifyResult }> {
   const isPath =
     typeof input === 'object' &&
     input !== null &&
@@ -161,23 +166,25 @@ export async function loadRecordForReplay(
   );
 }
 
-/** loadRecordForReplay for a record already in memory (the preload reads synchronously). */
+/**
+ * loadRecordForReplay for a record already in memory (the preload reads synchronously). Bytes
+ * are decoded once, strictly, and that text is both verified and served from (the calls are
+ * parsed from it when served, long after: a string no one can change), so what a replay serves
+ * is what was verified.
+ */
 export function checkRecordForReplay(
   input: string | Uint8Array | object,
   policy: VerifyOptions | ReplayTrust = {},
-): { record: RecordShape; verification: VerifyResult } {
+): { record: LoadedRecord; verification: VerifyResult } {
   const { trust = {}, allowUnverified = false } = asReplayTrust(policy);
-  let verification: VerifyResult;
-  let record: unknown;
-  if (typeof input === 'string' || input instanceof Uint8Array) {
-    verification = verifyJson(input, trust);
-    record = verification.checks.schema
-      ? JSON.parse(typeof input === 'string' ? input : new TextDecoder().decode(input))
-      : undefined;
-  } else {
-    verification = verify(input, trust);
-    record = input;
-  }
+  const bytes = input instanceof Uint8Array;
+  const text = typeof input === 'string' ? input : bytes ? recordText(input) : undefined;
+  const verification =
+    text !== undefined
+      ? verifyJson(text, trust)
+      : bytes
+        ? verifyJson(input, trust)
+        : verify(input, trust);
   if (verification.verdict === 'invalid') {
     const first = verification.errors[0];
     throw new RunbackError(
@@ -195,27 +202,38 @@ export function checkRecordForReplay(
       `refusing to replay: expected a record valid under the given trust, got ${verification.verdict} (${why}); allow an intact record not signed by a trusted key with allowUnverified`,
     );
   }
-  return { record: record as RecordShape, verification };
+  if (bytes && text === undefined) {
+    // verifyJson refuses what recordText cannot decode; this is never reached.
+    throw new RunbackError(
+      'REPLAY_RECORD_INVALID',
+      'refusing to replay: expected UTF-8 text, got other bytes',
+    );
+  }
+  // Verified: read once, from the same text (its events parsed when served: replay-record.ts).
+  const record = text === undefined ? parsedRecord(input as RecordShape) : storedRecord(text);
+  return { record, verification };
+}
+
+/**
+ * A record's bytes decoded as verifyJson decodes them (strict UTF-8, a leading byte order mark
+ * dropped), so that this one string is both verified and served; undefined for bytes that are
+ * not such text, which verifyJson then refuses as bytes.
+ */
+function recordText(bytes: Uint8Array): string | undefined {
+  let text: string;
+  try {
+    text = decodeUtf8Strict(bytes);
+  } catch {
+    return undefined;
+  }
+  // A second mark: verifyJson refuses it in bytes, but would drop it from a string.
+  return text.charCodeAt(0) === 0xfeff ? undefined : text;
 }
 
 function asReplayTrust(policy: VerifyOptions | ReplayTrust): ReplayTrust {
   // A ReplayTrust has only `trust` / `allowUnverified`; a VerifyOptions never has either.
   if ('trust' in policy || 'allowUnverified' in policy) return policy;
   return { trust: policy as VerifyOptions };
-}
-
-/** The environment capture a replay needs: the kinds the record holds. */
-export function captureFor(events: readonly Record<string, unknown>[]): CaptureEnvOptions {
-  const kinds = new Set(events.filter((e) => e['type'] === 'env').map((e) => String(e['kind'])));
-  return {
-    now: kinds.has('now'),
-    date: kinds.has('date'),
-    random: kinds.has('random'),
-    uuid: kinds.has('uuid'),
-    fetch: kinds.has('fetch'),
-    clock: kinds.has('clock'),
-    providers: events.some((e) => e['type'] === 'llm'),
-  };
 }
 
 /**
@@ -237,9 +255,9 @@ export async function replay<T>(
     trust: options.trust,
     allowUnverified: options.allowUnverified,
   });
-  const start = record.events.find((e) => e['type'] === 'run' && e['phase'] === 'start');
+  const start = record.start;
   const runInput = start?.['input'] ?? null;
-  const source = new ReplaySource(new RecordedCassette(record.events), mode, tools);
+  const source = new ReplaySource(record.cassette(), mode, tools);
 
   const run = startRun({
     name: [start?.['name'], record.run['name']].find((n) => typeof n === 'string') ?? 'replay',
@@ -253,15 +271,14 @@ export async function replay<T>(
         ...(tools === 'live' ? { tools } : {}),
       },
     },
-    captureEnv: options.captureEnv ?? captureFor(record.events),
+    captureEnv: options.captureEnv ?? record.capture,
     replaySource: source,
     ...(options.out === undefined ? {} : { out: options.out }),
     ...(options.signer === undefined ? {} : { signer: options.signer }),
   });
+  deferEventParsing(run);
   const placeholders =
-    options.placeholderCredentials === false
-      ? []
-      : placeholderNames(recordedProviders(record.events), process.env);
+    options.placeholderCredentials === false ? [] : placeholderNames(record.providers, process.env);
   for (const name of placeholders) process.env[name] = PLACEHOLDER_CREDENTIAL;
   let output: Awaited<T> | undefined;
   let error: unknown;
@@ -277,17 +294,36 @@ export async function replay<T>(
     }
   }
   const result = await run.end(failed ? { error } : { output });
-  const replayed =
-    result.record ?? (JSON.parse(await readFile(result.path as string, 'utf8')) as RecordShape);
-  const report = compareRuns(
-    record,
-    replayed as RecordShape,
-    mode,
+  // The replayed run is proved by its digests, sealed as it ran; its events are parsed only to
+  // locate a divergence (an in-memory record keeps their texts until they are read).
+  const inMemory = result.record;
+  const written =
+    inMemory === undefined
+      ? StoredEvents.of(await readFile(result.path as string, 'utf8'))
+      : undefined;
+  const replayedTexts = (): EventTexts =>
+    written ??
+    deferredTexts(inMemory as { events: unknown[] }) ??
+    textsOf((inMemory as { events: unknown[] }).events);
+  const report = reportOf(
+    { facts: factsOf(record.manifest, record.end), events: () => record.events },
+    {
+      facts: factsOf(result.manifest, result.summary),
+      events: () => inMemory?.events ?? parseAll(replayedTexts()),
+    },
+    { mode, tools },
     verification,
     source,
     placeholders,
   );
-  return { report, output, error, result };
+  // Counted when read (a scan of every event's text, which a reproduced replay need not pay).
+  const toolCalls = written === undefined ? undefined : countOfType(written, 'tool');
+  return {
+    report: withToolCalls(report, () => toolCalls ?? countOfType(replayedTexts(), 'tool')),
+    output,
+    error,
+    result,
+  };
 }
 
 /** Builds the report comparing a record with its replay. */
@@ -299,36 +335,107 @@ export function compareRuns(
   source: ReplaySource | undefined,
   placeholderCredentials: readonly string[] = [],
 ): ReplayReport {
-  const facts = (r: RecordShape): RunFacts => {
-    const end = r.events.find((e) => e['type'] === 'run' && e['phase'] === 'end');
-    return {
-      runId: r.manifest.run_id,
-      status: end?.['status'] ?? 'running',
-      cassetteDigest: r.manifest.replay.cassette_digest,
-      entryCount: r.manifest.replay.entry_count,
-      output: end?.['output'] ?? null,
-      error: end?.['error'] ?? null,
-    };
-  };
-  const a = facts(recorded);
-  const b = facts(replayed);
+  const compared = (r: RecordShape): ComparedRun => ({
+    facts: factsOf(
+      r.manifest,
+      r.events.find((e) => e['type'] === 'run' && e['phase'] === 'end'),
+    ),
+    events: () => r.events,
+  });
   const start = replayed.events.find((e) => e['type'] === 'run' && e['phase'] === 'start');
   const of = (start?.['metadata'] as { replay_of?: { tools?: unknown } } | undefined)?.replay_of;
+  const report = reportOf(
+    compared(recorded),
+    compared(replayed),
+    { mode, tools: of?.tools === 'live' ? 'live' : 'recorded' },
+    verification,
+    source,
+    placeholderCredentials,
+  );
+  return { ...report, toolCalls: replayed.events.filter((e) => e['type'] === 'tool').length };
+}
+
+/** One side of a comparison: its facts, and its events (read only to locate a divergence). */
+interface ComparedRun {
+  readonly facts: RunFacts;
+  events(): readonly unknown[];
+}
+
+/** A run's facts from its manifest and its run-end event (or the summary, which repeats it). */
+function factsOf(
+  manifest: RecordShape['manifest'],
+  end:
+    { readonly status?: unknown; readonly output?: unknown; readonly error?: unknown } | undefined,
+): RunFacts {
+  return {
+    runId: manifest.run_id,
+    status: end?.status ?? 'running',
+    cassetteDigest: manifest.replay.cassette_digest,
+    entryCount: manifest.replay.entry_count,
+    output: end?.output ?? null,
+    error: end?.error ?? null,
+  };
+}
+
+function reportOf(
+  recorded: ComparedRun,
+  replayed: ComparedRun,
+  how: Pick<ReplayReport, 'mode' | 'tools'>,
+  verification: Pick<VerifyResult, 'verdict'>,
+  source: ReplaySource | undefined,
+  placeholderCredentials: readonly string[],
+): Omit<ReplayReport, 'toolCalls'> {
+  const a = recorded.facts;
+  const b = replayed.facts;
   const cassetteMatches = a.cassetteDigest === b.cassetteDigest;
   const outputMatches = a.status === b.status && sameOutput(a.output, b.output);
   return {
     status: cassetteMatches && outputMatches ? 'reproduced' : 'diverged',
-    mode,
-    tools: of?.tools === 'live' ? 'live' : 'recorded',
-    toolCalls: replayed.events.filter((e) => e['type'] === 'tool').length,
+    ...how,
     verdict: verification.verdict,
     recorded: a,
     replayed: b,
     cassetteMatches,
     outputMatches,
-    divergence: cassetteMatches ? null : firstDivergence(recorded.events, replayed.events),
+    divergence: cassetteMatches ? null : firstDivergence(recorded.events(), replayed.events()),
     misses: source?.misses ?? [],
     unserved: source?.cassette.unserved().length ?? 0,
     placeholderCredentials,
   };
+}
+
+/** Event texts over parsed events. */
+function textsOf(events: readonly unknown[]): EventTexts {
+  return { length: events.length, text: (i) => JSON.stringify(events[i]) };
+}
+
+function parseAll(texts: EventTexts): unknown[] {
+  const events: unknown[] = [];
+  for (let i = 0; i < texts.length; i++) events.push(JSON.parse(texts.text(i)));
+  return events;
+}
+
+/** How many events have this `type`, read from their texts without parsing them. */
+function countOfType(texts: EventTexts, type: string): number {
+  let count = 0;
+  for (let i = 0; i < texts.length; i++) {
+    const text = memberText(texts.text(i), 'type');
+    if (text !== undefined && JSON.parse(text) === type) count++;
+  }
+  return count;
+}
+
+/** `report` with `toolCalls` counted on first read, then kept. */
+function withToolCalls(report: Omit<ReplayReport, 'toolCalls'>, count: () => number): ReplayReport {
+  const full = { ...report } as { -readonly [K in keyof ReplayReport]: ReplayReport[K] };
+  Object.defineProperty(full, 'toolCalls', {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      const toolCalls = count();
+      Object.defineProperty(full, 'toolCalls', { value: toolCalls, enumerable: true });
+      return toolCalls;
+    },
+  });
+  return full;
 }

@@ -30,10 +30,14 @@ export class RecordedCassette {
   readonly #cursor = new Map<RecordedCall[], number>();
   readonly calls: readonly RecordedCall[];
 
-  /** Indexes the oracle events of `events` (a verified record's; others are skipped). */
-  constructor(events: readonly unknown[]) {
-    const calls: RecordedCall[] = [];
-    for (const index of seqOrder(events)) {
+  /**
+   * Indexes the oracle events of `events` (a verified record's; others are skipped), or, given
+   * `indexed`, those calls (already in seq order: a record read from its bytes, whose events
+   * are parsed when read: stored-events.ts).
+   */
+  constructor(events: readonly unknown[], indexed?: readonly RecordedCall[]) {
+    const calls: RecordedCall[] = indexed === undefined ? [] : indexed.slice();
+    for (const index of indexed === undefined ? seqOrder(events) : []) {
       const event = events[index] as Record<string, unknown>;
       let entry;
       try {
@@ -52,6 +56,8 @@ export class RecordedCassette {
         event,
       };
       calls.push(call);
+    }
+    for (const call of calls) {
       push(this.#byKey, `${call.kind}\u0000${call.key}`, call);
       push(this.#byName, `${call.kind}\u0000${call.name}`, call);
     }
