@@ -158,9 +158,7 @@ export class Redactor {
     if (this.#patterns.length === 1 && !MAY_MATCH.test(text) && !looksLikeJsonDocument(text)) {
       return text;
     }
-    if (text.length < TEXT_CACHE_MIN_LENGTH || text.length > TEXT_CACHE_MAX_LENGTH) {
-      return this.redactString(text);
-    }
+    if (text.length < 3 || text.length > TEXT_CACHE_MAX_LENGTH) return this.redactString(text);
     let out = this.#textCache.get(text);
     if (out === undefined) {
       out = this.redactString(text);
@@ -254,10 +252,9 @@ export class Redactor {
 const MAY_MATCH = /sk-|AKIA|ASIA|Bearer|eyJ|-----BEGIN|gh[pousr]_|github_pat_|xox|AIza|[="]|--/;
 
 /**
- * Shorter strings are scanned every time: hashing them for the cache costs about what the scan
- * does. Longer ones than the maximum too: the engine hashes only this long a key in full.
+ * Longer strings are scanned every time: the engine hashes only this long a key in full. (Only
+ * strings MAY_MATCH lets through are looked up: a lookup costs less than their scan.)
  */
-const TEXT_CACHE_MIN_LENGTH = 128;
 const TEXT_CACHE_MAX_LENGTH = 16 * 1024;
 /** The characters the string cache of one redactor holds at most (about 2 MB). */
 const TEXT_CACHE_CHARS = 1 << 20;
