@@ -68,3 +68,39 @@ export function isStringifyUnicodeEscape(text: string, at: number): boolean {
   // \b \t \n \f \r have short escapes, which JSON.stringify uses instead.
   return value !== 0x08 && value !== 0x09 && value !== 0x0a && value !== 0x0c && value !== 0x0d;
 }
+
+/** Significant digits that every decimal of at most this many gets back from a double. */
+const EXACT_DECIMAL_DIGITS = 15;
+
+/**
+ * Whether text[at, end), a number token without its sign, is a decimal fraction written as
+ * Number::toString writes it (docs/spec.md §2, rule 2), decided without printing it: an
+ * integer part without a leading zero, or 0 before a fraction whose first digit is not 0 (so
+ * the value is at least 0.1 and prints without an exponent), a point, digits not ending in 0,
+ * and at most 15 significant digits. A decimal of at most 15 significant digits is the only
+ * one of that length the nearest double reads back to (IEEE 754 binary64 holds 15 decimal
+ * digits exactly), so it is that double's shortest form, which is what Number::toString prints.
+ * False says nothing: the caller then prints the number.
+ */
+export function isShortDecimal(text: string, at: number, end: number): boolean {
+  let i = at;
+  let significant = 0;
+  if (text.charCodeAt(i) === 0x30 /* 0 */) {
+    i++;
+    if (text.charCodeAt(i) !== 0x2e /* . */ || text.charCodeAt(i + 1) === 0x30) return false;
+  } else {
+    for (; i < end; i++) {
+      const c = text.charCodeAt(i);
+      if (c < 0x30 || c > 0x39) break;
+      significant++;
+    }
+    if (significant === 0 || text.charCodeAt(i) !== 0x2e) return false;
+  }
+  const fraction = ++i;
+  for (; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false; // an exponent
+  }
+  if (end === fraction || text.charCodeAt(end - 1) === 0x30) return false;
+  return significant + (end - fraction) <= EXACT_DECIMAL_DIGITS;
+}

@@ -1,0 +1,360 @@
+// Reads one event object of a record's JSON text into a table of its containers (nodes) and
+// their items (see event-canonicalizer.ts), one token at a time with an explicit stack of open
+// containers, so the cost is linear in the event's size at any depth. It notes which
+// containers are canonical as written (docs/spec.md §2): no whitespace, names unescaped and
+// in ascending UTF-16 order, every token in canonical form, every child canonical.
+//
+// The pass reads the text as valid JSON (what it finds is used only once parseJsonStrict has
+// accepted the same text); on anything unexpected it throws DECLINED.
+import { DEFAULT_MAX_DEPTH } from '../json/types.js';
+import { isShortDecimal, isStringifyUnicodeEscape, sortsAfter } from './canonical-tokens.js';
+import { DECLINED, parseToken } from './declined.js';
+import { grown } from './grown.js';
+import { skipWhitespace } from './lexer.js';
+
+/** The member left out of what is hashed (docs/spec.md §3). */
+export const HASH_KEY = '_hash';
+/** Containers deeper than this decline the event (the strict reader's limit, plus the record). */
+const MAX_FRAMES = DEFAULT_MAX_DEPTH + 2;
+/** Numbers with at most this many digits and no fraction or exponent print as written. */
+const PLAIN_INTEGER_DIGITS = 15;
+
+/** The node and item tables of the event read last, and the reader's position state. */
+export class EventReader {
+  readonly text: string;
+  // The event's containers (nodes): text span, array or object, canonical as written, and
+  // their items as a linked list. Node 0 is the event.
+  nStart = new Int32Array(64);
+  nEnd = new Int32Array(64);
+  nArray = new Uint8Array(64);
+  nVerbatim = new Uint8Array(64);
+  nHead = new Int32Array(64);
+  nTail = new Int32Array(64);
+  nodes = 0;
+  // The event's items: name text[ns, ne) (ns -1 for array elements, escaped names flagged),
+  // value text[vs, ve), a child node (vNode >= 0) or a reprinted token (vTok >= 0).
+  ns = new Int32Array(256);
+  ne = new Int32Array(256);
+  nEscaped = new Uint8Array(256);
+  vs = new Int32Array(256);
+  ve = new Int32Array(256);
+  vNode = new Int32Array(256);
+  vTok = new Int32Array(256);
+  next = new Int32Array(256);
+  items = 0;
+  readonly tokens: string[] = [];
+  /** The event's member written `_hash` (unescaped), -1 when none. */
+  hashItem = -1;
+  /** What the last read found: the index just after the event, names written, depth. */
+  end = 0;
+  names = 0;
+  deepest = 0;
+
+  // Per open container, by depth inside the event (1: the event): its node, and the previous
+  // member name of an object that is still canonical (start -1: none yet).
+  readonly #fNode = new Int32Array(MAX_FRAMES + 1);
+  readonly #fPrevStart = new Int32Array(MAX_FRAMES + 1);
+  readonly #fPrevEnd = new Int32Array(MAX_FRAMES + 1);
+  // The next backslash at or after the scan position (text.length when none): strings are
+  // looked into only when one lies inside them. Kept across events, declined ones included.
+  #nextBackslash = -1;
+  // What the last #stringEnd call found: whether the string holds a backslash, and whether
+  // all its escapes are ones JSON.stringify writes.
+  #lastEscaped = false;
+  #lastCanonical = true;
+  // Where the colon after the member name read last should be.
+  #colonAt = 0;
+
+  constructor(text: string) {
+    this.text = text;
+  }
+
+  /** Forgets the backslash position (for a read that does not continue the last one). */
+  restart(): void {
+    this.#nextBackslash = -1;
+  }
+
+  /** Reads the event object at `at` into the tables; sets end, names and deepest. */
+  read(at: number): void {
+    const text = this.text;
+    const n = text.length;
+    const fNode = this.#fNode;
+    this.nodes = 0;
+    this.items = 0;
+    if (this.tokens.length > 0) this.tokens.length = 0;
+    this.hashItem = -1;
+    let depth = 0;
+    let deepest = 0;
+    let names = 0;
+    let node = -1;
+    let inArray = false;
+    let item = -1;
+    let i = at;
+    // Whether a value is expected next (else a comma or a closing bracket).
+    let wantValue = true;
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) {
+        i = skipWhitespace(text, i);
+        if (node >= 0) this.nVerbatim[node] = 0;
+        continue;
+      }
+      if (!wantValue) {
+        if (c === 0x2c /* , */) {
+          i++;
+          wantValue = true;
+          if (inArray) continue;
+          const name = text.charCodeAt(i) === 0x22 ? i : skipWhitespace(text, i);
+          if (name !== i) this.nVerbatim[node] = 0;
+          item = this.#memberName(name, node, depth);
+          i = this.#afterColon(node);
+          names++;
+          continue;
+        }
+        if (c !== (inArray ? 0x5d /* ] */ : 0x7d) /* } */) throw DECLINED;
+        i++;
+        // Close the container; its parent item's value span ends here.
+        this.nEnd[node] = i;
+        if (--depth === 0) {
+          this.end = i;
+          this.names = names;
+          this.deepest = deepest;
+          return;
+        }
+        const parent = fNode[depth] as number;
+        if (this.nVerbatim[node] !== 1) this.nVerbatim[parent] = 0;
+        item = this.nTail[parent] as number;
+        this.ve[item] = i;
+        node = parent;
+        inArray = this.nArray[parent] === 1;
+        continue;
+      }
+      // A value: in an array, a new element.
+      if (inArray) item = this.#newItem(node, -1, -1, 0);
+      if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+        if (++depth >= MAX_FRAMES) throw DECLINED;
+        if (depth > deepest) deepest = depth;
+        const isArray = c === 0x5b;
+        const child = this.#newNode(i, isArray);
+        if (item >= 0) {
+          this.vs[item] = i;
+          this.vNode[item] = child;
+        }
+        fNode[depth] = child;
+        this.#fPrevStart[depth] = -1;
+        node = child;
+        inArray = isArray;
+        let next = i + 1;
+        const d = text.charCodeAt(next);
+        if (d === 0x20 || d === 0x0a || d === 0x0d || d === 0x09) {
+          next = skipWhitespace(text, next);
+          this.nVerbatim[child] = 0;
+        }
+        i = next;
+        if (text.charCodeAt(i) === (isArray ? 0x5d : 0x7d)) {
+          wantValue = false; // an empty container: the bracket closes it next
+          continue;
+        }
+        if (isArray) continue; // its first element
+        item = this.#memberName(i, child, depth);
+        i = this.#afterColon(child);
+        names++;
+        continue;
+      }
+      if (depth === 0) throw DECLINED; // an event is an object
+      // A scalar: its span, or the reprinted token.
+      const start = i;
+      if (c === 0x22 /* " */) {
+        i = this.#stringEnd(i + 1) + 1;
+        if (this.#lastEscaped && !this.#lastCanonical)
+          this.#reprint(item, node, JSON.stringify(parseToken(text.slice(start, i))));
+      } else if (c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39)) {
+        // Digits, sign, point, exponent; canonical when written as Number::toString writes it
+        // (docs/spec.md §2, rule 2), as canonicalNumberEnd decides.
+        let plain = true;
+        i++;
+        for (;;) {
+          const d = text.charCodeAt(i);
+          if (d >= 0x30 && d <= 0x39) i++;
+          else if (d === 0x2e || d === 0x65 || d === 0x45 || d === 0x2b || d === 0x2d) {
+            plain = false;
+            i++;
+          } else break;
+        }
+        const negative = c === 0x2d ? 1 : 0;
+        const digits = i - start - negative;
+        // A plain integer of up to 15 digits is exact and prints as written, unless it is -0
+        // or has a leading zero; everything else is decided by printing it.
+        if (
+          (!plain ||
+            digits > PLAIN_INTEGER_DIGITS ||
+            (text.charCodeAt(start + negative) === 0x30 && (negative === 1 || digits > 1))) &&
+          !isShortDecimal(text, start + negative, i)
+        ) {
+          const token = text.slice(start, i);
+          const value = Number(token);
+          const printed = String(value);
+          if (printed !== token) {
+            // An out-of-range number is the strict reader's to report.
+            if (!Number.isFinite(value)) throw DECLINED;
+            this.#reprint(item, node, printed);
+          }
+        }
+      } else if (c === 0x74 /* t */ || c === 0x6e /* n */) {
+        i += 4; // true, null (JSON.parse checks the letters)
+      } else if (c === 0x66 /* f */) {
+        i += 5; // false
+      } else {
+        throw DECLINED;
+      }
+      this.vs[item] = start;
+      this.ve[item] = i;
+      wantValue = false;
+    }
+    throw DECLINED;
+  }
+
+  #reprint(item: number, node: number, token: string): void {
+    this.vTok[item] = this.tokens.length;
+    this.tokens.push(token);
+    this.nVerbatim[node] = 0;
+  }
+
+  /** Reads the member name at `at` into a new item of object `node`; returns the item. */
+  #memberName(at: number, node: number, depth: number): number {
+    const text = this.text;
+    if (text.charCodeAt(at) !== 0x22) throw DECLINED;
+    const end = this.#stringEnd(at + 1);
+    const escaped = this.#lastEscaped;
+    const nVerbatim = this.nVerbatim;
+    const s = at + 1;
+    if (escaped) {
+      nVerbatim[node] = 0;
+    } else if (
+      depth === 1 &&
+      end - s === HASH_KEY.length &&
+      text.charCodeAt(s) === 0x5f /* _ */ &&
+      text.startsWith(HASH_KEY, s)
+    ) {
+      // _hash is left out of what is hashed: first, the rest is copied as it stands; anywhere
+      // else the event is rewritten without it (and a second one is found as a duplicate).
+      if (this.nHead[node] !== -1) nVerbatim[node] = 0;
+      this.hashItem = this.items;
+    } else if (nVerbatim[node] === 1) {
+      const previous = this.#fPrevStart[depth] as number;
+      if (previous >= 0 && !sortsAfter(text, previous, this.#fPrevEnd[depth] as number, s, end))
+        nVerbatim[node] = 0;
+      this.#fPrevStart[depth] = s;
+      this.#fPrevEnd[depth] = end;
+    }
+    this.#colonAt = end + 1;
+    return this.#newItem(node, s, end, escaped ? 1 : 0);
+  }
+
+  /** Steps over the colon after the name just read; returns where the value starts. */
+  #afterColon(node: number): number {
+    const text = this.text;
+    let i = this.#colonAt;
+    if (text.charCodeAt(i) !== 0x3a /* : */) {
+      i = skipWhitespace(text, i);
+      if (text.charCodeAt(i) !== 0x3a) throw DECLINED;
+      this.nVerbatim[node] = 0;
+    }
+    i++;
+    const c = text.charCodeAt(i);
+    if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) {
+      this.nVerbatim[node] = 0;
+      return skipWhitespace(text, i);
+    }
+    return i;
+  }
+
+  /** Index of the quote closing the string whose content starts at `at`. */
+  #stringEnd(at: number): number {
+    const text = this.text;
+    const n = text.length;
+    let j = text.indexOf('"', at);
+    if (j < 0) throw DECLINED;
+    let nextBackslash = this.#nextBackslash;
+    if (nextBackslash < at) {
+      nextBackslash = text.indexOf('\\', at);
+      if (nextBackslash < 0) nextBackslash = n;
+    }
+    if (nextBackslash > j) {
+      this.#nextBackslash = nextBackslash;
+      this.#lastEscaped = false;
+      this.#lastCanonical = true;
+      return j;
+    }
+    this.#lastEscaped = true;
+    let canonical = true;
+    while (nextBackslash < j) {
+      const e = text.charCodeAt(nextBackslash + 1);
+      let next = nextBackslash + 2;
+      if (e === 0x75 /* u */) {
+        if (!isStringifyUnicodeEscape(text, next)) canonical = false;
+        next += 4;
+      } else if (e === 0x2f /* / */) {
+        canonical = false;
+      }
+      if (nextBackslash + 1 === j) {
+        j = text.indexOf('"', j + 1);
+        if (j < 0) throw DECLINED;
+      }
+      nextBackslash = text.indexOf('\\', next);
+      if (nextBackslash < 0) nextBackslash = n;
+    }
+    this.#nextBackslash = nextBackslash;
+    this.#lastCanonical = canonical;
+    return j;
+  }
+
+  #newNode(start: number, isArray: boolean): number {
+    if (this.nodes === this.nStart.length) this.#growNodes();
+    const node = this.nodes++;
+    this.nStart[node] = start;
+    this.nArray[node] = isArray ? 1 : 0;
+    this.nVerbatim[node] = 1;
+    this.nHead[node] = -1;
+    this.nTail[node] = -1;
+    return node;
+  }
+
+  #newItem(node: number, ns: number, ne: number, escaped: number): number {
+    if (this.items === this.ns.length) this.#growItems();
+    const m = this.items++;
+    this.ns[m] = ns;
+    this.ne[m] = ne;
+    this.nEscaped[m] = escaped;
+    this.vNode[m] = -1;
+    this.vTok[m] = -1;
+    this.next[m] = -1;
+    const tail = this.nTail[node] as number;
+    if (tail < 0) this.nHead[node] = m;
+    else this.next[tail] = m;
+    this.nTail[node] = m;
+    return m;
+  }
+
+  #growNodes(): void {
+    const size = this.nStart.length * 2;
+    this.nStart = grown(this.nStart, new Int32Array(size));
+    this.nEnd = grown(this.nEnd, new Int32Array(size));
+    this.nArray = grown(this.nArray, new Uint8Array(size));
+    this.nVerbatim = grown(this.nVerbatim, new Uint8Array(size));
+    this.nHead = grown(this.nHead, new Int32Array(size));
+    this.nTail = grown(this.nTail, new Int32Array(size));
+  }
+
+  #growItems(): void {
+    const size = this.ns.length * 2;
+    this.ns = grown(this.ns, new Int32Array(size));
+    this.ne = grown(this.ne, new Int32Array(size));
+    this.nEscaped = grown(this.nEscaped, new Uint8Array(size));
+    this.vs = grown(this.vs, new Int32Array(size));
+    this.ve = grown(this.ve, new Int32Array(size));
+    this.vNode = grown(this.vNode, new Int32Array(size));
+    this.vTok = grown(this.vTok, new Int32Array(size));
+    this.next = grown(this.next, new Int32Array(size));
+  }
+}
