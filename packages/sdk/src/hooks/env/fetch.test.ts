@@ -148,7 +148,7 @@ describe('fetch capture', () => {
     expectRedactionMetadata(fetchEvents(record)[0]?.metadata, { redacted: ['/output/body/text'] });
   });
 
-  it('records a fetch inside a tool under the tool span, nothing with fetch capture off or outside a run; the fetch works everywhere', async () => {
+  it('keeps a fetch inside a tool with the tool call, records nothing with fetch capture off or outside a run; the fetch works everywhere', async () => {
     const base = await localServer((_, __, res) => res.end('ok'));
     const get = async () => (await fetch(base)).text();
     const inTool = await recordValid(() => tool('get', null, get), { captureEnv: true });
@@ -163,10 +163,17 @@ describe('fetch capture', () => {
     );
     expect(off.output.slice(0, 2)).toEqual(['ok', 'ok']);
     expect(await get()).toBe('ok');
-    // The tool body's own request, a child of the tool span (none of the runtime's reads).
+    // The tool body's own request, kept in the tool's event (none of the runtime's reads), and
+    // no env event: the tool's output stands for it in the oracle stream.
+    expect(eventsOf(inTool.record, 'env')).toEqual([]);
     const [toolEvent] = eventsOf(inTool.record, 'tool');
-    expect(eventsOf(inTool.record, 'env').map((e) => [e['kind'], e['parent_span_id']])).toEqual([
-      ['fetch', toolEvent?.['span_id']],
+    expect(toolEvent?.['body_env']).toEqual([
+      {
+        kind: 'fetch',
+        key: expect.stringMatching(/^[0-9a-f]{64}$/),
+        input: { method: 'GET', url: `${base}/` },
+        output: expect.objectContaining({ status: 200, body: { text: 'ok' } }),
+      },
     ]);
     // Only the agent's own Date.now(): none of the runtime's reads while it fetched.
     expect(eventsOf(off.record, 'env').map((e) => e['kind'])).toEqual(['now']);

@@ -9,6 +9,7 @@ import { isoNow } from '../../core/internal-globals.js';
 import { interceptProviderCall } from '../providers/index.js';
 import { servedHeaders } from '../providers/http-headers.js';
 import { currentScope, runInScope } from '../../session/context.js';
+import { answerBodyRead, bodyEnvFor, type BodyEnv } from '../spans/tool-env.js';
 import { captureScope, emitEnv } from './record-env.js';
 import { keyedInput, replayedError, servedCall } from '../../session/serve.js';
 import { bodyOf, bytesOf, rebuildResponse, responseRecord, requestBodyBytes } from './http-body.js';
@@ -29,7 +30,13 @@ export function capturedFetch(original: typeof fetch): typeof fetch {
     const scope = captureScope('fetch');
     const providers = captureScope('providers');
     const wire = wireCall();
-    if (scope === undefined && providers === undefined && wire === undefined) {
+    const inBody = scope === undefined ? bodyEnvFor('fetch') : undefined;
+    if (
+      scope === undefined &&
+      providers === undefined &&
+      wire === undefined &&
+      inBody === undefined
+    ) {
       return quiet(() => original(input, init));
     }
     const request = new Request(input, init);
@@ -41,6 +48,7 @@ export function capturedFetch(original: typeof fetch): typeof fetch {
         return handled;
       }
     }
+    if (inBody !== undefined) return bodyFetch(inBody, request, next);
     if (scope === undefined) return next(request);
 
     const body = await requestBodyBytes(request);
@@ -101,6 +109,62 @@ export function capturedFetch(original: typeof fetch): typeof fetch {
     emitEnv(scope, 'fetch', key, output, { callSeq: seq, tsStart, extra });
     return replacement;
   };
+}
+
+/**
+ * A fetch a `tool()` body makes: kept with the tool call (its event's `body_env`), not as an env
+ * event, and in a replay that runs the body answered from the served tool's own recorded reads
+ * (hooks/spans/tool-env.ts).
+ */
+async function bodyFetch(
+  env: BodyEnv,
+  request: Request,
+  next: (req: Request) => Promise<Response>,
+): Promise<Response> {
+  const body = await requestBodyBytes(request);
+  const key = fetchKey(request.method, request.url, body);
+  const input = {
+    ...(body.length === 0 ? {} : { body: bodyOf(body) }),
+    method: request.method,
+    url: request.url,
+  };
+  const keep = (output: unknown) => env.reads.push({ kind: 'fetch', key, input, output });
+  let answer;
+  try {
+    answer = answerBodyRead(env, 'fetch', key, `${request.method} ${request.url}`);
+  } catch (err) {
+    keep({ error: networkError(err) });
+    throw err;
+  }
+  if (answer !== undefined) {
+    const output = answer['output'] as RecordedFetchOutput;
+    keep(output);
+    if ('error' in output)
+      throw new TypeError('fetch failed', { cause: replayedError(output.error) });
+    return rebuildResponse(
+      request.url,
+      output.status,
+      output.status_text,
+      servedHeaders(output.headers),
+      bytesOf(output.body),
+    );
+  }
+  let response: Response;
+  try {
+    response = await next(request);
+  } catch (err) {
+    keep({ error: networkError(err) });
+    throw err;
+  }
+  let recorded: Awaited<ReturnType<typeof responseRecord>>;
+  try {
+    recorded = await quiet(() => responseRecord(response));
+  } catch (err) {
+    keep({ error: networkError(err) });
+    throw err;
+  }
+  keep(recorded.output);
+  return recorded.replacement;
 }
 
 /**

@@ -99,7 +99,7 @@ describe('environment capture: clock, randomness, UUIDs', () => {
     expect(envOf(record)).toEqual([['date', output.sub]]);
   });
 
-  it('records reads inside tool calls under the tool span, nothing outside run.run() or after the run has ended', async () => {
+  it('keeps reads inside tool calls with the tool call, records nothing outside run.run() or after the run has ended', async () => {
     const run = startRun({ name: 'outside', captureEnv: true, signer: ED25519_SIGNER });
     Date.now();
     Math.random();
@@ -113,14 +113,13 @@ describe('environment capture: clock, randomness, UUIDs', () => {
     const result = await run.end({ output: fromTool });
     await later;
     const record = expectValid(JSON.stringify(result.record));
+    expect(eventsOf(record, 'env')).toEqual([]);
     const [toolEvent] = eventsOf(record, 'tool');
     expect(toolEvent?.['output']).toEqual(fromTool);
-    expect(
-      eventsOf(record, 'env').map((e) => [e['kind'], e['output'], e['parent_span_id']]),
-    ).toEqual([
-      ['now', fromTool[0], toolEvent?.['span_id']],
-      ['random', fromTool[1], toolEvent?.['span_id']],
-      ['uuid', fromTool[2], toolEvent?.['span_id']],
+    expect(toolEvent?.['body_env']).toEqual([
+      { kind: 'now', key: 'now', output: fromTool[0] },
+      { kind: 'random', key: 'random', output: fromTool[1] },
+      { kind: 'uuid', key: 'uuid', output: fromTool[2] },
     ]);
   });
 

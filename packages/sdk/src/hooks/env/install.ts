@@ -11,6 +11,7 @@ import { captureScope, emitEnv } from './record-env.js';
 import { guardHttpRequests, guardedFetch } from './placeholder-guard.js';
 import { currentScope } from '../../session/context.js';
 import { inCompletionOrder } from '../../session/completion-order.js';
+import { answerBodyRead, bodyEnvFor } from '../spans/tool-env.js';
 
 /** Wraps the globals (idempotent, also across copies of the SDK: core/sdk-registry.ts). */
 export function installCapture(): void {
@@ -37,6 +38,14 @@ export function captureInstalled(): boolean {
  * again, so the replayed run's cassette can be compared with the record's).
  */
 function readEnv<T>(kind: 'now' | 'date' | 'random' | 'uuid' | 'clock', read: () => T): T {
+  const body = bodyEnvFor(kind);
+  if (body !== undefined) {
+    // A tool body's read: kept with the tool call, answered from it when the body is replayed.
+    const answer = answerBodyRead(body, kind, kind);
+    const value = answer === undefined ? read() : (answer['output'] as T);
+    body.reads.push({ kind, key: kind, output: value });
+    return value;
+  }
   const scope = captureScope(kind);
   if (scope === undefined) return read();
   const served = servedCall(scope.run, { kind, name: kind, key: () => kind, input: kind });

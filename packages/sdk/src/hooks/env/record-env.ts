@@ -8,17 +8,18 @@ import type { EnvKind } from '../../core/events.js';
 import type { CaptureSettings } from '../../session/capture-settings.js';
 
 /**
- * The scope an environment read of `switchName` is recorded in, or undefined when it is not
- * captured: outside a run, in a run without that capture, inside a model call (the client's own
- * reads while it calls the model: the call's answer is what replay serves), or while the runtime
- * answers a fetch. Reads inside a `tool()` body are recorded, children of the tool's span: a
- * replay that runs tool bodies serves them from there, and one that serves the tool's recorded
- * output gives them back as recorded (hooks/spans/tool-body.ts).
+ * The scope an environment read of `switchName` is recorded in as an env event, or undefined
+ * when it is not: outside a run, in a run without that capture, inside a model call (the call's
+ * answer is what replay serves, so what the client reads while it calls stays inside it), or
+ * inside a tool call, whose body's reads are kept with the tool call instead
+ * (hooks/spans/tool-env.ts). A model API call made through fetch inside a tool body
+ * (`providers`) is recorded there, as a model call of its own, under the tool's span.
  */
 export function captureScope(switchName: keyof CaptureSettings): Scope | undefined {
   const scope = currentScope();
   if (scope === undefined || !scope.run.capture[switchName]) return undefined;
-  return scope.kind === 'run' || scope.kind === 'tool' ? scope : undefined;
+  if (scope.kind === 'run') return scope;
+  return scope.kind === 'tool' && switchName === 'providers' ? scope : undefined;
 }
 
 /** Where an env read sits: a seq taken when an asynchronous read (fetch) started, or now. */

@@ -1,6 +1,7 @@
 // What a replay does with tool() bodies: `tools: 'recorded'` (the default) serves the recorded
 // output and gives back the calls recorded inside the body; `tools: 'live'` runs the body with
 // its own calls answered from the record, so a changed implementation diverges at that tool.
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -152,26 +153,23 @@ describe('tool() bodies in a replay', () => {
       expect(report.status, tools).toBe('reproduced');
       expect(JSON.stringify(output)).toBe(JSON.stringify(recorded.output));
       expect(bodies.runs).toBe(tools === 'live' ? 1 : 0);
-      // Either way the body's reads are in the replayed run, children of the tool span.
+      // Either way the body's reads are kept with the replayed tool call, as recorded; the
+      // agent's own read is an env event.
       const events = (result.record?.events ?? []) as Record<string, unknown>[];
-      const span = events.find((e) => e['type'] === 'tool')?.['span_id'];
-      expect(
-        events
-          .filter((e) => e['type'] === 'env')
-          .map((e) => [e['kind'], e['parent_span_id'] === span]),
-      ).toEqual([
-        ['fetch', true],
-        ['now', true],
-        ['random', true],
-        ['now', false],
+      const kinds = (reads: unknown) => (reads as { kind: string }[]).map((read) => read.kind);
+      expect(kinds(events.find((e) => e['type'] === 'tool')?.['body_env'])).toEqual([
+        'fetch',
+        'now',
+        'random',
       ]);
+      expect(events.filter((e) => e['type'] === 'env').map((e) => e['kind'])).toEqual(['now']);
     }
     expect(service.hits()).toBe(1);
   });
 
-  it('live: concurrent tool bodies get their fetches answered in the recorded completion order', async () => {
-    // The slow lookup is asked first and answers last: each body then reads the clock, so the
-    // reads are in completion order, which a live replay must keep (the service is stopped).
+  it('live: concurrent tool bodies each get their own recorded reads, whichever fetch answers first', async () => {
+    // The slow lookup is asked first and answers last, and each body then reads the clock and a
+    // random number: the reads interleave, and each body must get back its own.
     const server = createServer((req, res) => {
       const delay = req.url === '/slow' ? 60 : 5;
       setTimeout(() => res.end(req.url), delay);
@@ -221,6 +219,55 @@ describe('tool() bodies in a replay', () => {
       const inner = events.find((e) => e['tool_name'] === 'bureau');
       expect(inner?.['parent_span_id']).toBe(outer?.['span_id']);
     }
+  });
+
+  it('tools running at once keep their own reads: both modes reproduce whatever order they end in', async () => {
+    // `quick` starts while `slow` runs and ends first; each body reads the clock and a random
+    // number after its wait, so their reads interleave. Each tool keeps its own.
+    const agent = () =>
+      Promise.all([
+        tool('slow', { id: 1 }, async () => {
+          await new Promise((resolve) => setTimeout(resolve, 30));
+          return { at: Date.now(), draw: Math.random() };
+        }),
+        (async () => {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          return tool('quick', { id: 2 }, () => ({ at: Date.now(), draw: Math.random() }));
+        })(),
+      ]);
+    const path = join(tempDir(), 'overlap.json');
+    const recorded = await record({ name: 'overlap', out: path, captureEnv: true }, agent);
+    const events = JSON.parse(readFileSync(path, 'utf8')).events as Record<string, unknown>[];
+    const seqOf = (name: string) => events.find((e) => e['tool_name'] === name)?.['seq'] as number;
+    const indexOf = (name: string) => events.findIndex((e) => e['tool_name'] === name);
+    // The overlap the test is about: quick started after slow and ended before it.
+    expect(seqOf('quick')).toBeGreaterThan(seqOf('slow'));
+    expect(indexOf('quick')).toBeLessThan(indexOf('slow'));
+    for (const tools of ['recorded', 'live'] as const) {
+      const { report, output } = await replay({ path }, agent, { tools });
+      expect(report.status, tools).toBe('reproduced');
+      expect(output).toEqual(recorded.output);
+    }
+  });
+
+  it('live: a body that now reads more than the record holds stops at that tool with a replay miss', async () => {
+    const agent = (draws: number) => async () =>
+      tool('draw', { n: draws }, () => Array.from({ length: draws }, () => Math.random()), {
+        keyProjection: { drop: ['n'] },
+      });
+    const path = join(tempDir(), 'draw.json');
+    await record({ name: 'draw', out: path, captureEnv: true }, agent(1));
+    const { report, error } = await replay({ path }, agent(2), { tools: 'live' });
+    expect(error).toMatchObject({ code: 'REPLAY_MISS', name: 'ReplayMissError' });
+    expect(report.status).toBe('diverged');
+    expect(report.divergence).toMatchObject({
+      call: 1,
+      kind: 'tool',
+      name: 'draw',
+      reason: 'miss',
+      message:
+        'strict replay: the body of tool "draw", run live, made a random read that the record does not hold for that tool call; expected only the reads it made when recorded, got one more',
+    });
   });
 
   it('refuses a tools option that is neither recorded nor live', async () => {

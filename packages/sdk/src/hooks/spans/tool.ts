@@ -9,6 +9,7 @@ import { toolKey } from '@runback/replay-digest';
 import { keyedInput, replayedError, servedCall } from '../../session/serve.js';
 import { callPlace, checkKeyProjection, openCall, waitForSinkRoom } from './call.js';
 import { replayToolBody } from './tool-body.js';
+import { openBodyEnv } from './tool-env.js';
 
 /** Options of one tool call. */
 export interface ToolCallOptions {
@@ -24,14 +25,15 @@ export interface ToolCallOptions {
  * Runs `fn(input)` as a recorded tool call and returns its result. The event holds a JSON copy
  * of the input taken before `fn` runs and of the output when it resolves; a throw is recorded
  * with its error and rethrown unchanged. Outside a recorded run this is just `fn(input)`.
- * Calls inside `fn` (nested tools, model calls, and with `captureEnv` its fetch, clock, random
- * and UUID reads) are recorded as children of the tool's span.
+ * Tool and model calls inside `fn` are recorded as children of the tool's span; with
+ * `captureEnv`, the body's own fetch, clock, random and UUID reads are kept in the tool's event
+ * (`body_env`, hooks/spans/tool-env.ts), not as env events.
  *
  * In a replay the recorded call is found by its key first (a miss fails as any call's does).
  * Then, by the replay's `tools` option (session/replay-tools.ts): `recorded` (the default)
  * returns the recorded output, or throws the recorded error, without running `fn`, and gives
- * back the calls recorded inside it; `live` runs `fn`, its own calls answered from the record,
- * and records what it returns, so a changed implementation shows as a divergence at this call.
+ * back the calls recorded inside it; `live` runs `fn`, its calls and reads answered from the
+ * record, and records what it returns, so a changed implementation diverges at this call.
  */
 export async function tool<I, O>(
   name: string,
@@ -49,6 +51,9 @@ export async function tool<I, O>(
   const storedInput = snapshot(input, `tool "${name}" input`);
   const metadata = snapshot(options.metadata, `tool "${name}" metadata`);
   const call = openCall(parent, 'tool');
+  // The body's environment reads (hooks/spans/tool-env.ts): what it read, or in a replay that
+  // serves the output, what the record says it read.
+  let bodyEnv: unknown;
   const finish = (output: unknown, error: unknown, failed: boolean) => {
     const event = openEvent(callPlace(call), 'tool');
     event['tool_name'] = name;
@@ -59,6 +64,7 @@ export async function tool<I, O>(
     event['error'] = failed ? toEventError(error) : null;
     if (options.keyProjection !== undefined) event['key_projection'] = options.keyProjection;
     if (metadata !== undefined) event['metadata'] = metadata;
+    if (Array.isArray(bodyEnv) && bodyEnv.length > 0) event['body_env'] = bodyEnv;
     call.scope.run.emit(event, true);
   };
 
@@ -78,8 +84,9 @@ export async function tool<I, O>(
   }
   const source = parent.run.replay;
   if (served !== undefined && source !== undefined && source.tools === 'recorded') {
-    replayToolBody(source, served, call.scope);
     const recorded = served.event;
+    replayToolBody(source, served, recorded, call.scope);
+    bodyEnv = recorded['body_env'];
     if (recorded['error'] !== null && recorded['error'] !== undefined) {
       const err = replayedError(recorded['error']);
       finish(null, err, true);
@@ -89,6 +96,14 @@ export async function tool<I, O>(
     return recorded['output'] as Awaited<O>;
   }
 
+  bodyEnv = openBodyEnv(
+    call.scope,
+    name,
+    parent.run.capture,
+    served === undefined || source === undefined
+      ? undefined
+      : { event: served.event, mode: source.mode },
+  );
   let result: Awaited<O>;
   try {
     result = await runInScope(call.scope, () => fn(input));
