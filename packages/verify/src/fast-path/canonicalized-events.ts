@@ -8,6 +8,9 @@ import { EventCanonicalizer, type CanonicalizerResult } from './event-canonicali
 import { eventsArrayStart } from './canonical-events.js';
 import { isWellFormedText } from './lexer.js';
 
+/** Events read again together by eventText (a small text each, so each read is short). */
+const TEXT_GROUP = 16;
+
 /** The members a cassette-member table (useCassetteMembers) holds, in its order. */
 export const CASSETTE_SLOTS: readonly string[] = ['request', 'response', 'input', 'output'];
 
@@ -53,8 +56,25 @@ export class CanonicalizedEvents implements KnownMemberTexts {
   eventText(index: number): string | undefined {
     const scan = this.#scan;
     if (scan.proven[index] !== 1) return undefined;
-    return new EventCanonicalizer(this.#text).eventText(scan.starts[index] as number);
+    // Read again from a canonicalizer over a few events' text only: one over the whole text
+    // would size its tables by the text and look for the next backslash to its end, on every
+    // call (the chain asks for each event after one the pass declined).
+    const group = Math.floor(index / TEXT_GROUP);
+    if (this.#group !== group || this.#groupReader === undefined) {
+      const first = group * TEXT_GROUP;
+      const last = Math.min(first + TEXT_GROUP, scan.count) - 1;
+      this.#groupStart = scan.starts[first] as number;
+      this.#groupReader = new EventCanonicalizer(
+        this.#text.slice(this.#groupStart, scan.ends[last]),
+      );
+      this.#group = group;
+    }
+    return this.#groupReader.eventText((scan.starts[index] as number) - this.#groupStart);
   }
+
+  #group = -1;
+  #groupStart = 0;
+  #groupReader: EventCanonicalizer | undefined = undefined;
 
   /**
    * Where each event's request, response, input and output members are, found while its view

@@ -1,10 +1,13 @@
-// verifyStream: a record read from a stream of bytes, one event at a time, so memory stays
-// bounded by the largest event (plus 8 bytes of seq per event and a bounded reorder buffer for
-// the cassette) rather than the record. Same reading rules (docs/spec.md §6) and the same
+// verifyStream: a record read from a stream of bytes, so memory stays bounded rather than
+// growing with the record: the first WINDOW_CHARS characters of events are read together by
+// the canonicalizing pass, as verifyJson reads a record (event-window.ts), and the events
+// after them one at a time (plus 8 bytes of seq per event and a bounded reorder buffer for the
+// cassette). Same reading rules (docs/spec.md §6) and the same
 // result as verifyJson on the same bytes; only the wording of a syntax error's position
 // differs.
 import { parseJsonStrict } from '../json/index.js';
 import { DEFAULT_MAX_DEPTH, type JsonReadError } from '../json/types.js';
+import type { KnownMemberTexts } from '@runback/replay-digest';
 import type { VerifyResult } from '../result.js';
 import { checkRecordSignature } from '../signature/step.js';
 import { assertTrustPolicy } from '../signature/trust.js';
@@ -15,6 +18,8 @@ import { partsOf, StepErrors, type JsonObject } from '../steps/context.js';
 import { checkDigest } from '../steps/digest.js';
 import { checkEventSchema, checkSchema } from '../steps/schema.js';
 import { assembleResult, failure, verifyWithPolicy, type VerifyOptions } from '../verify.js';
+import type { KnownEventTexts } from '../steps/chain.js';
+import { readEventWindow, WINDOW_CHARS } from './event-window.js';
 import { RecordSplitter, type SplitSink } from './record-splitter.js';
 import { REORDER_BUDGET, StreamCassette } from './stream-cassette.js';
 
@@ -42,6 +47,19 @@ export async function verifyStream(
   source: ByteSource,
   options: VerifyStreamOptions = {},
 ): Promise<VerifyResult> {
+  return verifyStreamWith(source, options, WINDOW_CHARS);
+}
+
+/**
+ * verifyStream with the first window's size chosen (internal seam, so that tests can cut a
+ * record's events between the window and the one-by-one reading; not part of the public
+ * surface).
+ */
+export async function verifyStreamWith(
+  source: ByteSource,
+  options: VerifyStreamOptions,
+  windowChars: number,
+): Promise<VerifyResult> {
   assertTrustPolicy(options);
   const budget = options.reorderBudget ?? REORDER_BUDGET;
   if (typeof budget !== 'number' || Number.isNaN(budget) || budget < 0) {
@@ -49,7 +67,7 @@ export async function verifyStream(
       `expected options.reorderBudget to be a number >= 0, got ${String(options.reorderBudget)}`,
     );
   }
-  const reader = new StreamReader(options, budget);
+  const reader = new StreamReader(options, budget, windowChars);
   const decoder = new TextDecoder('utf-8', { fatal: true });
   let bytes = 0;
   try {
@@ -125,10 +143,32 @@ class StreamReader implements SplitSink {
   readonly #facts = new ConsistentFacts();
   readonly #chain = new ChainAccumulator();
   readonly #cassette: StreamCassette;
+  // The first events' texts, read together once WINDOW_CHARS is reached or the events end
+  // (event-window.ts); null once read.
+  #window: string[] | null = [];
+  #windowChars = 0;
 
-  constructor(options: VerifyOptions, reorderBudget: number) {
+  readonly #windowLimit: number;
+
+  constructor(options: VerifyOptions, reorderBudget: number, windowChars: number) {
+    this.#windowLimit = windowChars;
     this.#options = options;
     this.#cassette = new StreamCassette(reorderBudget);
+  }
+
+  /** Reads the first window's events, if not yet read (before anything after them). */
+  #flushWindow(): void {
+    const texts = this.#window;
+    // (Members before the events array find it empty: it waits for the events.)
+    if (texts === null || texts.length === 0) return;
+    this.#window = null;
+    const read = readEventWindow(texts);
+    if (read === undefined) {
+      for (let i = 0; i < texts.length; i++) this.#readEvent(texts[i] as string, i);
+      return;
+    }
+    const { events, known } = read;
+    for (let i = 0; i < events.length; i++) this.#addEvent(events[i], i, known);
   }
 
   feed(text: string): void {
@@ -138,6 +178,7 @@ class StreamReader implements SplitSink {
 
   finish(): VerifyResult {
     if (this.#hard === null) this.#splitter.finish();
+    this.#flushWindow();
     const error = this.#hard ?? this.#splitter.error ?? this.#semantic;
     if (error !== null)
       return failure({ check: 'schema', code: error.code, message: error.message });
@@ -157,6 +198,7 @@ class StreamReader implements SplitSink {
   }
 
   member(name: string, text: string): void {
+    this.#flushWindow();
     if (this.#hard !== null) return;
     const parsed = parseJsonStrict(text, { maxDepth: DEFAULT_MAX_DEPTH - 1 });
     if (!parsed.ok) return this.#readError(parsed.error);
@@ -180,20 +222,45 @@ class StreamReader implements SplitSink {
   }
 
   event(text: string, index: number): void {
+    if (this.#hard !== null) return;
+    const window = this.#window;
+    if (window !== null) {
+      if (this.#windowChars + text.length <= this.#windowLimit) {
+        window.push(text);
+        this.#windowChars += text.length + 1;
+        return;
+      }
+      this.#flushWindow();
+    }
+    this.#readEvent(text, index);
+  }
+
+  #readEvent(text: string, index: number): void {
     // After a duplicate or an out-of-range number the record is invalid, but a later syntax
     // error still takes precedence (as in verifyJson), so pieces are still read.
     if (this.#hard !== null) return;
     const parsed = parseJsonStrict(text, { maxDepth: DEFAULT_MAX_DEPTH - 2 });
     if (!parsed.ok) return this.#readError(parsed.error);
     if (this.#semantic !== null) return;
-    const event = parsed.value;
+    this.#addEvent(parsed.value, index, null);
+  }
+
+  /** The steps' per-event work; `known` holds the event's texts when the window pass read it. */
+  #addEvent(
+    event: unknown,
+    index: number,
+    known: (KnownEventTexts & KnownMemberTexts) | null,
+  ): void {
     checkEventSchema(event, index, this.#schema);
     this.#facts.add(event, index);
-    this.#chain.add(event, index);
-    this.#cassette.add(event, index);
+    const hash = known?.eventHash?.(index, this.#chain.head);
+    const text = hash === undefined ? known?.eventText(index) : undefined;
+    this.#chain.add(event, index, text, hash);
+    this.#cassette.add(event, index, known ?? undefined);
   }
 
   whole(text: string): void {
+    this.#flushWindow();
     this.#wholeText = text;
   }
 
