@@ -47,7 +47,11 @@ export class IncrementalSealer {
     // chain, the stored text (the same text when every value is in canonical order) is written.
     const texts = eventTexts(event);
     const hash = this.#chain.appendCanonical(texts.canonical);
-    this.#pending.set(event.seq, event);
+    if (event.seq === this.#nextSeq) {
+      // The next in seq order (a call that overlapped none): straight to the cassette.
+      this.#cassette.add(event, knownMembers(event));
+      this.#nextSeq++;
+    } else this.#pending.set(event.seq, event);
     this.#release();
     return storedText(texts, hash, event);
   }
