@@ -58,7 +58,8 @@ function readEnv<T>(kind: 'now' | 'date' | 'random' | 'uuid' | 'clock', read: ()
  * In a replay, a served fetch (a model call or any other request) answers in the record's
  * completion order (session/completion-order.ts), so that concurrent calls finish, and their
  * continuations read the clock and UUIDs, in the order they did live: the agent's own, and a
- * `tool()` body's when tool bodies run live (its reads are recorded under the tool's span).
+ * model call made through fetch inside a `tool()` body run live (a call of its own under the
+ * tool's span; the body's other reads are answered from the tool call: spans/tool-env.ts).
  */
 function orderedFetch(inner: typeof fetch): typeof fetch {
   return function fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
