@@ -110,16 +110,16 @@ export class EventCanonicalizer {
     // The output keeps the canonical bytes of the cassette's members: about a quarter of
     // the text in records of model and tool calls.
     this.#writer = new EventWriter(this.#reader, this.#ascii, text.length >> 2);
-    // Sized for events of about 500 characters and 14 members, so that a large record grows
-    // its tables once or not at all.
-    const events = Math.max(64, Math.ceil(text.length / 512));
+    // Sized for events of 250 characters or more, and for members of 32 characters or more,
+    // so that a large record grows its tables once or not at all (growing copies them all).
+    const events = Math.max(64, Math.ceil(text.length / 256));
     this.#starts = new Int32Array(events);
     this.#ends = new Int32Array(events);
     this.#names = new Int32Array(events);
     this.#depths = new Int32Array(events);
     this.#proven = new Uint8Array(events);
     this.#firstMember = new Int32Array(events + 1);
-    const members = events * 16;
+    const members = Math.max(1024, Math.ceil(text.length / 32));
     this.#mNameStart = new Int32Array(members);
     this.#mNameEnd = new Int32Array(members);
     this.#mValueStart = new Int32Array(members);
@@ -247,7 +247,8 @@ export class EventCanonicalizer {
     const w = this.#writer;
     const rewritten = w.rewritten;
     let pending = 0;
-    for (let m = r.nHead[0] as number; m >= 0; m = r.next[m] as number) {
+    const after = r.nAfter[0] as number;
+    for (let m = r.nHead[0] as number; m < after; m = r.nextItem(m)) {
       if (this.#memberCount === this.#mNameStart.length) this.#growMembers();
       const j = this.#memberCount++;
       const escaped = r.nEscaped[m] === 1;
@@ -258,7 +259,7 @@ export class EventCanonicalizer {
       this.#mValueStart[j] = r.vs[m] as number;
       this.#mValueEnd[j] = r.ve[m] as number;
       const child = r.vNode[m] as number;
-      const asWritten = !rewritten || (r.vTok[m] === -1 && (child < 0 || r.nVerbatim[child] === 1));
+      const asWritten = !rewritten || child === -1 || (child >= 0 && r.nVerbatim[child] === 1);
       if (asWritten) {
         this.#mText[j] = -1;
       } else if (!escaped && (w.outStart[m] as number) >= 0 && isCassetteMember(text, s, e)) {

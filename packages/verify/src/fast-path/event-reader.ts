@@ -23,24 +23,26 @@ const PLAIN_INTEGER_DIGITS = 15;
 export class EventReader {
   readonly text: string;
   // The event's containers (nodes): text span, array or object, canonical as written, and
-  // their items as a linked list. Node 0 is the event.
+  // their items. Node 0 is the event. Items are numbered in the order they are read, so a
+  // node's items are nHead[node] and each next one just after the previous item's value: the
+  // next item, or the first after the items of the container it holds (nAfter), up to
+  // nAfter[node] (see nextItem).
   nStart = new Int32Array(64);
   nEnd = new Int32Array(64);
   nArray = new Uint8Array(64);
   nVerbatim = new Uint8Array(64);
   nHead = new Int32Array(64);
-  nTail = new Int32Array(64);
+  nAfter = new Int32Array(64);
   nodes = 0;
   // The event's items: name text[ns, ne) (ns -1 for array elements, escaped names flagged),
-  // value text[vs, ve), a child node (vNode >= 0) or a reprinted token (vTok >= 0).
+  // value text[vs, ve), and vNode: a child node (>= 0), a reprinted token (-2 - its index in
+  // tokens) or neither (-1).
   ns = new Int32Array(256);
   ne = new Int32Array(256);
   nEscaped = new Uint8Array(256);
   vs = new Int32Array(256);
   ve = new Int32Array(256);
   vNode = new Int32Array(256);
-  vTok = new Int32Array(256);
-  next = new Int32Array(256);
   items = 0;
   readonly tokens: string[] = [];
   /** The event's member written `_hash` (unescaped), -1 when none. */
@@ -50,9 +52,11 @@ export class EventReader {
   names = 0;
   deepest = 0;
 
-  // Per open container, by depth inside the event (1: the event): its node, and the previous
+  // Per open container, by depth inside the event (1: the event): its node, the item whose
+  // value it is (-1 for the event), and the previous
   // member name of an object that is still canonical (start -1: none yet).
   readonly #fNode = new Int32Array(MAX_FRAMES + 1);
+  readonly #fItem = new Int32Array(MAX_FRAMES + 1);
   readonly #fPrevStart = new Int32Array(MAX_FRAMES + 1);
   readonly #fPrevEnd = new Int32Array(MAX_FRAMES + 1);
   // The next backslash at or after the scan position (text.length when none): strings are
@@ -115,6 +119,7 @@ export class EventReader {
         i++;
         // Close the container; its parent item's value span ends here.
         this.nEnd[node] = i;
+        this.nAfter[node] = this.items;
         if (--depth === 0) {
           this.end = i;
           this.names = names;
@@ -123,7 +128,7 @@ export class EventReader {
         }
         const parent = fNode[depth] as number;
         if (this.nVerbatim[node] !== 1) this.nVerbatim[parent] = 0;
-        item = this.nTail[parent] as number;
+        item = this.#fItem[depth + 1] as number;
         this.ve[item] = i;
         node = parent;
         inArray = this.nArray[parent] === 1;
@@ -141,6 +146,7 @@ export class EventReader {
           this.vNode[item] = child;
         }
         fNode[depth] = child;
+        this.#fItem[depth] = item;
         this.#fPrevStart[depth] = -1;
         node = child;
         inArray = isArray;
@@ -214,8 +220,14 @@ export class EventReader {
     throw DECLINED;
   }
 
+  /** The item after item m in its container (nAfter of the container when m is the last). */
+  nextItem(m: number): number {
+    const child = this.vNode[m] as number;
+    return child >= 0 ? (this.nAfter[child] as number) : m + 1;
+  }
+
   #reprint(item: number, node: number, token: string): void {
-    this.vTok[item] = this.tokens.length;
+    this.vNode[item] = -2 - this.tokens.length;
     this.tokens.push(token);
     this.nVerbatim[node] = 0;
   }
@@ -238,7 +250,7 @@ export class EventReader {
     ) {
       // _hash is left out of what is hashed: first, the rest is copied as it stands; anywhere
       // else the event is rewritten without it (and a second one is found as a duplicate).
-      if (this.nHead[node] !== -1) nVerbatim[node] = 0;
+      if (this.items !== this.nHead[node]) nVerbatim[node] = 0;
       this.hashItem = this.items;
     } else if (nVerbatim[node] === 1) {
       const previous = this.#fPrevStart[depth] as number;
@@ -315,8 +327,7 @@ export class EventReader {
     this.nStart[node] = start;
     this.nArray[node] = isArray ? 1 : 0;
     this.nVerbatim[node] = 1;
-    this.nHead[node] = -1;
-    this.nTail[node] = -1;
+    this.nHead[node] = this.items;
     return node;
   }
 
@@ -327,12 +338,6 @@ export class EventReader {
     this.ne[m] = ne;
     this.nEscaped[m] = escaped;
     this.vNode[m] = -1;
-    this.vTok[m] = -1;
-    this.next[m] = -1;
-    const tail = this.nTail[node] as number;
-    if (tail < 0) this.nHead[node] = m;
-    else this.next[tail] = m;
-    this.nTail[node] = m;
     return m;
   }
 
@@ -343,7 +348,7 @@ export class EventReader {
     this.nArray = grown(this.nArray, new Uint8Array(size));
     this.nVerbatim = grown(this.nVerbatim, new Uint8Array(size));
     this.nHead = grown(this.nHead, new Int32Array(size));
-    this.nTail = grown(this.nTail, new Int32Array(size));
+    this.nAfter = grown(this.nAfter, new Int32Array(size));
   }
 
   #growItems(): void {
@@ -354,7 +359,5 @@ export class EventReader {
     this.vs = grown(this.vs, new Int32Array(size));
     this.ve = grown(this.ve, new Int32Array(size));
     this.vNode = grown(this.vNode, new Int32Array(size));
-    this.vTok = grown(this.vTok, new Int32Array(size));
-    this.next = grown(this.next, new Int32Array(size));
   }
 }

@@ -135,16 +135,18 @@ export class EventWriter {
     if (r.nVerbatim[node] === 1) {
       if (!isEvent) return this.#span(start, end);
       const first = r.nHead[node] as number;
-      if (first < 0 || !this.#isHash(first)) return this.#span(start, end);
-      const second = r.next[first] as number;
+      const after = r.nAfter[node] as number;
+      if (first === after || !this.#isHash(first)) return this.#span(start, end);
+      const second = r.nextItem(first);
       this.#byte(0x7b /* { */);
-      if (second < 0) return this.#byte(0x7d);
+      if (second === after) return this.#byte(0x7d);
       return this.#span((r.ns[second] as number) - 1, end);
     }
     if (r.nArray[node] === 1) {
       this.#byte(0x5b);
       const head = r.nHead[node] as number;
-      for (let m = head; m >= 0; m = r.next[m] as number) {
+      const after = r.nAfter[node] as number;
+      for (let m = head; m < after; m = r.nextItem(m)) {
         if (m !== head) this.#byte(0x2c);
         this.#writeValue(m);
       }
@@ -163,7 +165,8 @@ export class EventWriter {
     const base = this.#orderTop;
     let count = 0;
     let anyEscaped = false;
-    for (let m = r.nHead[node] as number; m >= 0; m = r.next[m] as number) {
+    const after = r.nAfter[node] as number;
+    for (let m = r.nHead[node] as number; m < after; m = r.nextItem(m)) {
       if (base + count === this.#order.length) {
         this.#ids = grown(this.#ids, new Int32Array(this.#ids.length * 2));
         this.#order = grown(this.#order, new Int32Array(this.#order.length * 2));
@@ -214,7 +217,7 @@ export class EventWriter {
         // their output positions.
         const child = r.vNode[m] as number;
         if (
-          (r.vTok[m] !== -1 || (child >= 0 && r.nVerbatim[child] === 0)) &&
+          (child < -1 || (child >= 0 && r.nVerbatim[child] === 0)) &&
           r.nEscaped[m] === 0 &&
           isCassetteMember(text, ns[m] as number, ne[m] as number)
         ) {
@@ -237,8 +240,7 @@ export class EventWriter {
     const r = this.#reader;
     const child = r.vNode[m] as number;
     if (child >= 0) return this.#writeNode(child, false);
-    const token = r.vTok[m] as number;
-    if (token >= 0) return this.#string(r.tokens[token] as string);
+    if (child < -1) return this.#string(r.tokens[-2 - child] as string);
     this.#span(r.vs[m] as number, r.ve[m] as number);
   }
 

@@ -1,8 +1,7 @@
 // The canonical texts of the event members the cassette reads (docs/spec.md §4.3) that are
 // not canonical as written in the record: kept as ranges of the UTF-8 the event writer wrote
-// (which keeps the output of every event holding one), and decoded into strings only when
-// asked for (most callers hash them, and a string per member would cost a decoding and an
-// allocation each).
+// (it keeps them one after another), and decoded into strings once, at the end, in one piece
+// when they are ASCII (a decoding per member costs more than the text it makes).
 import { grown } from './grown.js';
 
 const decoder = new TextDecoder();
@@ -33,53 +32,27 @@ export class MemberTexts {
     return this.#ends;
   }
 
-  /** The texts as an array of strings, each decoded when first read. */
-  strings(bytes: Uint8Array): readonly string[] {
+  /**
+   * The texts as strings. When the bytes of all of them (one run, as the writer keeps them)
+   * are ASCII, one decoding serves all and each text is a slice of it (sharing its storage);
+   * otherwise each is decoded on its own.
+   */
+  strings(bytes: Uint8Array): string[] {
+    const count = this.#count;
+    const texts: string[] = [];
+    if (count === 0) return texts;
     const starts = this.#starts;
     const ends = this.#ends;
-    const count = this.#count;
-    const cache: (string | undefined)[] = [];
-    const textAt = (k: number): string => {
-      let text = cache[k];
-      if (text === undefined) {
-        text = decoder.decode(bytes.subarray(starts[k], ends[k]));
-        cache[k] = text;
-      }
-      return text;
-    };
-    // An array target keeps Array.isArray and the array methods; reads of an index or of
-    // `length` are answered here.
-    return new Proxy([] as string[], {
-      get(target, key, receiver) {
-        if (key === 'length') return count;
-        if (typeof key === 'string') {
-          const k = arrayIndex(key);
-          if (k >= 0) return k < count ? textAt(k) : undefined;
-        }
-        return Reflect.get(target, key, receiver) as unknown;
-      },
-      has(target, key) {
-        if (typeof key === 'string') {
-          const k = arrayIndex(key);
-          if (k >= 0) return k < count;
-        }
-        return Reflect.has(target, key);
-      },
-      set() {
-        return false;
-      },
-    });
+    const from = starts[0] as number;
+    const all = decoder.decode(bytes.subarray(from, ends[count - 1]));
+    // UTF-8 writes every non-ASCII character in more bytes than UTF-16 code units.
+    if (all.length === (ends[count - 1] as number) - from) {
+      for (let k = 0; k < count; k++)
+        texts.push(all.slice((starts[k] as number) - from, (ends[k] as number) - from));
+    } else {
+      for (let k = 0; k < count; k++)
+        texts.push(decoder.decode(bytes.subarray(starts[k], ends[k])));
+    }
+    return texts;
   }
-}
-
-/** `key` as an array index (a canonical non-negative integer string), else -1. */
-function arrayIndex(key: string): number {
-  if (key.length === 0 || key.length > 9) return -1;
-  const c = key.charCodeAt(0);
-  if (c < 0x30 || c > 0x39 || (c === 0x30 && key.length > 1)) return -1;
-  for (let i = 1; i < key.length; i++) {
-    const d = key.charCodeAt(i);
-    if (d < 0x30 || d > 0x39) return -1;
-  }
-  return Number(key);
 }
