@@ -48,15 +48,25 @@ export const VIEW_MEMBERS: readonly string[] = [
   'key',
 ];
 
-/** VIEW_MEMBERS by name length, to match a name span without slicing it. */
-const BY_LENGTH: readonly (readonly string[])[] = (() => {
-  const table: string[][] = [];
-  for (const name of VIEW_MEMBERS) (table[name.length] ??= []).push(name);
+/** A member name's UTF-16 code units and its slot (its place in VIEW_MEMBERS, Slot's order). */
+interface NameCodes {
+  readonly codes: Uint16Array;
+  readonly slot: number;
+}
+
+/**
+ * VIEW_MEMBERS by name length, as code units, to match a name span without slicing it (and
+ * comparing numbers with numbers: charCodeAt on a constant and on the text alike would make
+ * the comparison polymorphic).
+ */
+const BY_LENGTH: readonly (readonly NameCodes[])[] = (() => {
+  const table: NameCodes[][] = [];
+  VIEW_MEMBERS.forEach((name, slot) => {
+    const codes = Uint16Array.from(name, (c) => c.charCodeAt(0));
+    (table[name.length] ??= []).push({ codes, slot });
+  });
   return table;
 })();
-
-/** Each member's slot (its place in VIEW_MEMBERS, the order of Slot). */
-const SLOT_OF: ReadonlyMap<string, number> = new Map(VIEW_MEMBERS.map((name, i) => [name, i]));
 
 /** The events array and the record's other parts sit at depths 1 and 2 of the record. */
 const EVENT_DEPTH_LIMIT = DEFAULT_MAX_DEPTH - 2;
@@ -200,7 +210,9 @@ class ViewReader {
   readonly #scan: CanonicalizerResult;
   readonly #slots: unknown[] = new Array<unknown>(Slot.Count).fill(undefined);
   readonly #members = new Int32Array(4);
-  readonly #lastRaw: string[] = new Array<string>(Slot.Count).fill('');
+  // Where the last value of each slot is written (start -1: none yet).
+  readonly #lastStart = new Int32Array(Slot.Count).fill(-1);
+  readonly #lastEnd = new Int32Array(Slot.Count);
   readonly #lastValue: unknown[] = new Array<unknown>(Slot.Count).fill(undefined);
   /** Per event, the member index of its request, response, input and output (see below). */
   readonly cassetteMembers: Int32Array;
@@ -255,13 +267,18 @@ class ViewReader {
     const text = this.#text;
     const shared = SHARED[slot] === 1 && ve - vs <= MAX_SHARED;
     if (shared) {
-      const raw = this.#lastRaw[slot] as string;
-      if (raw.length === ve - vs && sameChars(text, vs, raw)) return this.#lastValue[slot];
+      const start = this.#lastStart[slot] as number;
+      if (start >= 0 && (this.#lastEnd[slot] as number) - start === ve - vs) {
+        let i = 0;
+        while (i < ve - vs && text.charCodeAt(vs + i) === text.charCodeAt(start + i)) i++;
+        if (i === ve - vs) return this.#lastValue[slot];
+      }
     }
     const value: unknown =
       c === 0x7b || c === 0x5b ? JSON.parse(text.slice(vs, ve)) : scalarOf(text, vs, ve, c);
     if (shared) {
-      this.#lastRaw[slot] = text.slice(vs, ve);
+      this.#lastStart[slot] = vs;
+      this.#lastEnd[slot] = ve;
       this.#lastValue[slot] = value;
     }
     return value;
@@ -288,18 +305,13 @@ function parseWhole(text: string, scan: CanonicalizerResult, k: number): unknown
 function slotOf(text: string, s: number, e: number): number {
   const candidates = BY_LENGTH[e - s];
   if (candidates === undefined) return -1;
-  for (let i = 0; i < candidates.length; i++) {
-    const name = candidates[i] as string;
-    if (sameChars(text, s, name)) return SLOT_OF.get(name) as number;
+  for (let k = 0; k < candidates.length; k++) {
+    const { codes, slot } = candidates[k] as NameCodes;
+    let i = 0;
+    while (i < codes.length && text.charCodeAt(s + i) === codes[i]) i++;
+    if (i === codes.length) return slot;
   }
   return -1;
-}
-
-/** Whether text holds `written` at `at` (a loop: cheaper than startsWith for short names). */
-function sameChars(text: string, at: number, written: string): boolean {
-  for (let i = 0; i < written.length; i++)
-    if (text.charCodeAt(at + i) !== written.charCodeAt(i)) return false;
-  return true;
 }
 
 /** The value of the well-formed scalar token text[s, e) whose first character is `c`. */
