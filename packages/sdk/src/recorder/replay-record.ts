@@ -4,7 +4,7 @@
 // one pass indexes the recorded calls, and a call's event is parsed again when it is served
 // (session/stored-events.ts). A record given parsed is used as it is.
 import type { CaptureEnvOptions } from '../session/capture-settings.js';
-import { RecordedCassette, type RecordedCall } from '../session/cassette.js';
+import { RecordedCassette } from '../session/cassette.js';
 import { recordSpans } from '../session/record-spans.js';
 import { StoredEvents, indexStoredEvents } from '../session/stored-events.js';
 import { recordedProviders } from '../session/placeholder-credentials.js';
@@ -84,7 +84,7 @@ export function storedRecord(text: string): LoadedRecord {
   };
   const stored = new StoredEvents(text, spans.events);
   const index = indexStoredEvents(stored);
-  const calls: readonly RecordedCall[] = index.calls;
+  const calls = index.calls;
   let parsed: Record<string, unknown>[] | undefined;
   return {
     manifest: member('manifest') as ReplayManifest,
@@ -100,6 +100,6 @@ export function storedRecord(text: string): LoadedRecord {
     end: index.end,
     capture: index.capture,
     providers: recordedProviders(index.models),
-    cassette: () => new RecordedCassette([], calls),
+    cassette: () => new RecordedCassette(calls),
   };
 }

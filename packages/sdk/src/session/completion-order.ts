@@ -33,8 +33,9 @@ interface Waiting {
 export class CompletionOrder {
   /** Recorded calls in completion (array) order. */
   readonly #calls: readonly RecordedCall[];
-  readonly #position = new Map<RecordedCall, number>();
-  readonly #done: boolean[];
+  /** Their event positions (ascending): a call's place in the order, found by its `index`. */
+  readonly #indexes: Int32Array;
+  readonly #done: Uint8Array;
   /** Every call before this position has ended in the replay. */
   #frontier = 0;
   readonly #waiting: Waiting[] = [];
@@ -46,8 +47,8 @@ export class CompletionOrder {
 
   constructor(calls: readonly RecordedCall[], clock: () => number = monotonicMs) {
     this.#calls = [...calls].sort((a, b) => a.index - b.index);
-    this.#calls.forEach((call, i) => this.#position.set(call, i));
-    this.#done = this.#calls.map(() => false);
+    this.#indexes = Int32Array.from(this.#calls, (call) => call.index);
+    this.#done = new Uint8Array(this.#calls.length);
     this.#clock = clock;
   }
 
@@ -70,8 +71,8 @@ export class CompletionOrder {
    * wait gave up on one that never came); `call` has then ended.
    */
   turn(call: RecordedCall): Promise<void> {
-    const position = this.#position.get(call);
-    if (position === undefined) return Promise.resolve();
+    const position = this.#positionOf(call);
+    if (position === -1) return Promise.resolve();
     if (this.#frontier >= position) {
       this.#end(call);
       return Promise.resolve();
@@ -90,15 +91,30 @@ export class CompletionOrder {
   }
 
   #end(call: RecordedCall): void {
-    const position = this.#position.get(call);
-    if (position === undefined || this.#done[position] === true) return;
-    this.#done[position] = true;
+    const position = this.#positionOf(call);
+    if (position === -1 || this.#done[position] === 1) return;
+    this.#done[position] = 1;
     this.#progress();
     this.#advance();
   }
 
+  /** Where `call` (one of the record's calls: one per event position) ends, or -1. */
+  #positionOf(call: RecordedCall): number {
+    const index = call.index;
+    let lo = 0;
+    let hi = this.#indexes.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = this.#indexes[mid] as number;
+      if (at === index) return mid;
+      if (at < index) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
   #advance(): void {
-    while (this.#frontier < this.#done.length && this.#done[this.#frontier] === true) {
+    while (this.#frontier < this.#done.length && this.#done[this.#frontier] === 1) {
       this.#frontier++;
     }
     if (this.#waiting.length === 0) return this.#unwatch();

@@ -5,7 +5,7 @@
 import { callName } from '@runback/diff';
 import { oracleEntryOf } from '@runback/replay-digest';
 import type { CaptureEnvOptions } from './capture-settings.js';
-import type { RecordedCall } from './cassette.js';
+import { CallTable, type CallEvents, type CallFacts } from './cassette.js';
 import { recordSpans } from './record-spans.js';
 
 /** Event texts by position (a record's, or a run's as it sealed them). */
@@ -18,12 +18,12 @@ export interface EventTexts {
 /** A record's events, as spans of its text. */
 export class StoredEvents implements EventTexts {
   readonly #text: string;
-  readonly #spans: readonly number[];
+  readonly #spans: Uint32Array;
 
   /** `spans`: start, end pairs into `text` (recordSpans' `events`). */
   constructor(text: string, spans: readonly number[]) {
     this.#text = text;
-    this.#spans = spans;
+    this.#spans = Uint32Array.from(spans);
   }
 
   /** The events of a whole record's text. */
@@ -45,41 +45,36 @@ export class StoredEvents implements EventTexts {
   }
 }
 
-/** A recorded call whose event is parsed from the record's text each time it is read. */
-class StoredCall implements RecordedCall {
-  readonly index: number;
-  readonly seq: number;
-  readonly kind: string;
-  readonly name: string;
-  readonly key: string;
+/**
+ * A record's events read as calls: each event parsed when served, once (the hooks read a served
+ * call's event more than once: the last one parsed is kept until another is asked for).
+ */
+class StoredCallEvents implements CallEvents {
   readonly #events: StoredEvents;
+  #lastIndex = -1;
+  #last: Record<string, unknown> | undefined;
 
-  constructor(
-    events: StoredEvents,
-    index: number,
-    facts: Omit<RecordedCall, 'index' | 'event' | 'output'>,
-  ) {
+  constructor(events: StoredEvents) {
     this.#events = events;
-    this.index = index;
-    this.seq = facts.seq;
-    this.kind = facts.kind;
-    this.name = facts.name;
-    this.key = facts.key;
   }
 
-  get event(): Readonly<Record<string, unknown>> {
-    return this.#events.event(this.index);
+  event(index: number): Record<string, unknown> {
+    if (index !== this.#lastIndex || this.#last === undefined) {
+      this.#last = this.#events.event(index);
+      this.#lastIndex = index;
+    }
+    return this.#last;
   }
 
-  get output(): unknown {
-    return oracleEntryOf(this.event)?.output;
+  output(index: number): unknown {
+    return oracleEntryOf(this.event(index))?.output;
   }
 }
 
 /** What one pass over a record's events learns. */
 export interface StoredRecordIndex {
   /** The oracle calls in seq order (the cassette's order: docs/spec.md §7). */
-  readonly calls: readonly RecordedCall[];
+  readonly calls: CallTable;
   /** The first run-start and run-end events. */
   readonly start: Readonly<Record<string, unknown>> | undefined;
   readonly end: Readonly<Record<string, unknown>> | undefined;
@@ -95,14 +90,7 @@ export interface StoredRecordIndex {
  * skipped as there), the run's start and end events, and the env kinds and providers used.
  */
 export function indexStoredEvents(events: StoredEvents): StoredRecordIndex {
-  const calls: StoredCall[] = [];
-  const names = new Map<string, string>();
-  const intern = (s: string) => {
-    const known = names.get(s);
-    if (known !== undefined) return known;
-    if (names.size < 4096) names.set(s, s);
-    return s;
-  };
+  const calls: CallFacts[] = [];
   const kinds = new Set<string>();
   const providers = new Map<unknown, Record<string, unknown>>();
   let start: Record<string, unknown> | undefined;
@@ -130,17 +118,16 @@ export function indexStoredEvents(events: StoredEvents): StoredRecordIndex {
       continue; // a verified record has none: the cassette check would have failed
     }
     if (entry === null) continue;
-    calls.push(
-      new StoredCall(events, index, {
-        seq: event['seq'] as number,
-        kind: intern(entry.kind),
-        name: intern(callName(event)),
-        key: entry.key,
-      }),
-    );
+    calls.push({
+      index,
+      seq: event['seq'],
+      kind: entry.kind,
+      name: callName(event),
+      key: entry.key,
+    });
   }
   return {
-    calls: inSeqOrder(calls),
+    calls: new CallTable(calls, new StoredCallEvents(events)),
     start,
     end,
     capture: {
@@ -154,23 +141,4 @@ export function indexStoredEvents(events: StoredEvents): StoredRecordIndex {
     },
     models: [...providers.values()],
   };
-}
-
-/**
- * Calls sorted as seqOrder sorts events (by seq, a seq that is not a number last, ties by
- * position): writers append in seq order, so the list is almost always sorted already.
- */
-function inSeqOrder(calls: StoredCall[]): StoredCall[] {
-  const seqOf = (call: StoredCall) =>
-    typeof call.seq === 'number' && !Number.isNaN(call.seq) ? call.seq : Infinity;
-  let sorted = true;
-  for (let i = 1; i < calls.length && sorted; i++) {
-    sorted = seqOf(calls[i - 1] as StoredCall) <= seqOf(calls[i] as StoredCall);
-  }
-  if (sorted) return calls;
-  return calls.sort((a, b) => {
-    const sa = seqOf(a);
-    const sb = seqOf(b);
-    return sa === sb ? a.index - b.index : sa < sb ? -1 : 1;
-  });
 }
