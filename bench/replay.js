@@ -12,19 +12,20 @@
 //   GC) than about what the replay keeps.
 // - peak live: in one more replay, not timed, heapUsed right after each full mark-compact GC,
 //   which is the live heap at that instant. v8.GCProfiler reports the heap statistics V8 takes
-//   synchronously after every GC (node ≥ 18.15), so V8's own major GCs (during verification and
-//   end(), where the agent cannot look) are readings; with --expose-gc the agent also forces a
-//   full GC every PROBE_EVERY calls, so readings are spaced through the run; the last reading
-//   is taken after replay() returned, with its result (and the replayed run's record) still
-//   held. The figure is the highest reading: exact at each reading, a lower bound on the peak
-//   between two of them (readings are at most PROBE_EVERY calls apart).
+//   synchronously after every GC (node ≥ 18.15). For that replay V8's --gc-global is set, which
+//   makes every collection a full one: each time the young generation fills up, wherever the
+//   replay is (verification and end() included, where the agent cannot look), is a reading.
+//   The agent also forces a full GC every PROBE_EVERY calls (--expose-gc), so readings are
+//   spaced through the run whatever the allocation rate; the last reading is taken after
+//   replay() returned, with its result (and the replayed run's record) still held. The figure
+//   is the highest reading: exact at each, a lower bound on the peak between two of them.
 // The limit (3×, bench/limits.js) applies to the peak live heap: it is what a replay needs in
 // memory; the sampled figure is shown beside it.
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { GCProfiler } from 'node:v8';
+import { GCProfiler, setFlagsFromString } from 'node:v8';
 import { llmCall, record, replay, tool } from '@runback/sdk';
 
 const collect = typeof globalThis.gc === 'function' ? globalThis.gc : () => {};
@@ -93,11 +94,19 @@ async function peakLiveHeap(path, calls) {
   collect();
   const base = process.memoryUsage().heapUsed;
   const profiler = new GCProfiler();
+  setFlagsFromString('--gc-global');
   profiler.start();
-  const outcome = await replay({ path }, agent(calls, collect));
-  collect();
-  const retained = process.memoryUsage().heapUsed;
-  const { statistics } = profiler.stop();
+  let outcome;
+  let retained;
+  let statistics;
+  try {
+    outcome = await replay({ path }, agent(calls, collect));
+    collect();
+    retained = process.memoryUsage().heapUsed;
+  } finally {
+    ({ statistics } = profiler.stop());
+    setFlagsFromString('--no-gc-global');
+  }
   if (outcome.report.status !== 'reproduced') throw new Error('the benchmark replay diverged');
   const afterFull = statistics
     .filter((s) => s.gcType === 'MarkSweepCompact')
