@@ -247,21 +247,27 @@ export class EventCanonicalizer {
     const w = this.#writer;
     const rewritten = w.rewritten;
     let pending = 0;
+    while (this.#memberCount + r.members > this.#mNameStart.length) this.#growMembers();
+    const nameStart = this.#mNameStart;
+    const nameEnd = this.#mNameEnd;
+    const valueStart = this.#mValueStart;
+    const valueEnd = this.#mValueEnd;
+    const known = this.#mText;
+    const { ns, ne, vs, ve, vNode, nEscaped, nVerbatim } = r;
     const after = r.nAfter[0] as number;
-    for (let m = r.nHead[0] as number; m < after; m = r.nextItem(m)) {
-      if (this.#memberCount === this.#mNameStart.length) this.#growMembers();
-      const j = this.#memberCount++;
-      const escaped = r.nEscaped[m] === 1;
-      const s = r.ns[m] as number;
-      const e = r.ne[m] as number;
-      this.#mNameStart[j] = escaped ? -1 : s;
-      this.#mNameEnd[j] = escaped ? -1 : e;
-      this.#mValueStart[j] = r.vs[m] as number;
-      this.#mValueEnd[j] = r.ve[m] as number;
-      const child = r.vNode[m] as number;
-      const asWritten = !rewritten || child === -1 || (child >= 0 && r.nVerbatim[child] === 1);
-      if (asWritten) {
-        this.#mText[j] = -1;
+    let j = this.#memberCount;
+    for (let m = r.nHead[0] as number; m < after; j++) {
+      const escaped = nEscaped[m] === 1;
+      const s = ns[m] as number;
+      const e = ne[m] as number;
+      nameStart[j] = escaped ? -1 : s;
+      nameEnd[j] = escaped ? -1 : e;
+      valueStart[j] = vs[m] as number;
+      valueEnd[j] = ve[m] as number;
+      const child = vNode[m] as number;
+      const next = child >= 0 ? (r.nAfter[child] as number) : m + 1;
+      if (!rewritten || child === -1 || (child >= 0 && nVerbatim[child] === 1)) {
+        known[j] = -1; // as written
       } else if (!escaped && (w.outStart[m] as number) >= 0 && isCassetteMember(text, s, e)) {
         // Kept below, in the order they were written.
         let q = pending++;
@@ -277,13 +283,15 @@ export class EventCanonicalizer {
         this.#pendingJ[q] = j;
         this.#pendingM[q] = m;
       } else {
-        this.#mText[j] = -2;
+        known[j] = -2;
       }
+      m = next;
     }
+    this.#memberCount = j;
     for (let q = 0; q < pending; q++) {
       const m = this.#pendingM[q] as number;
       const at = w.keep(w.outStart[m] as number, w.outEnd[m] as number);
-      this.#mText[this.#pendingJ[q] as number] = this.#texts.add(at, w.base);
+      known[this.#pendingJ[q] as number] = this.#texts.add(at, w.base);
     }
   }
 

@@ -50,6 +50,8 @@ export class EventReader {
   /** What the last read found: the index just after the event, names written, depth. */
   end = 0;
   names = 0;
+  /** How many members the event itself has. */
+  members = 0;
   deepest = 0;
 
   // Per open container, by depth inside the event (1: the event): its node, the item whose
@@ -90,6 +92,7 @@ export class EventReader {
     let depth = 0;
     let deepest = 0;
     let names = 0;
+    let members = 0;
     let node = -1;
     let inArray = false;
     let item = -1;
@@ -113,6 +116,7 @@ export class EventReader {
           item = this.#memberName(name, node, depth);
           i = this.#afterColon(node);
           names++;
+          if (depth === 1) members++;
           continue;
         }
         if (c !== (inArray ? 0x5d /* ] */ : 0x7d) /* } */) throw DECLINED;
@@ -123,6 +127,7 @@ export class EventReader {
         if (--depth === 0) {
           this.end = i;
           this.names = names;
+          this.members = members;
           this.deepest = deepest;
           return;
         }
@@ -165,6 +170,7 @@ export class EventReader {
         item = this.#memberName(i, child, depth);
         i = this.#afterColon(child);
         names++;
+        if (depth === 1) members++;
         continue;
       }
       if (depth === 0) throw DECLINED; // an event is an object
