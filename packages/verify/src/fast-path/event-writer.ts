@@ -1,7 +1,9 @@
 // Writes the canonical form (docs/spec.md §2) of the event the reader read last, as UTF-8,
-// into one reusable buffer: a container canonical as written is one copy of its input span;
-// any other is written item by item with its members sorted by name and only the tokens not
-// in canonical form reprinted. Every step is linear in the event's size at any depth.
+// into one buffer reused from event to event (past the ranges kept for the cassette, see
+// keep), just after the previous chain hash (§3), so one hash call covers both. A container
+// canonical as written is one copy of its input span; any other is written item by item with
+// its members sorted by name and only the tokens not in canonical form reprinted. Every step
+// is linear in the event's size at any depth.
 //
 // Almost all of the output is text copied from the input, and pieces that follow each other
 // in the input often follow each other in the output too (a member's name, its colon and its
@@ -14,7 +16,7 @@ import { HASH_KEY } from './event-reader.js';
 import { grown } from './grown.js';
 import { MemberOrder } from './member-order.js';
 
-/** Where the event's bytes start in the output buffer: the previous hash (64 hex) comes first. */
+/** Bytes reserved before each event's output for the previous chain hash (64 hex digits). */
 export const HEAD = 64;
 /** Spans up to this long are copied four bytes at a time (cheaper than making a view). */
 const SHORT_COPY = 128;
