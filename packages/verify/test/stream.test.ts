@@ -60,7 +60,7 @@ describe('verifyStream', () => {
         },
       });
       expect(comparable(await verifyStream(web, options))).toEqual(expected);
-      // The first events read together (a window), the rest one by one, cut anywhere.
+      // The events read in windows (of one event, and cut between events anywhere).
       for (const window of [0, 1, 300, 2000]) {
         const cut = (k: number) => 5 + ((k * 71) % 311);
         expect(comparable(await verifyStreamWith(chunked(bytes, cut), options, window))).toEqual(

@@ -1,8 +1,7 @@
 // verifyStream: a record read from a stream of bytes, so memory stays bounded rather than
-// growing with the record: the first WINDOW_CHARS characters of events are read together by
-// the canonicalizing pass, as verifyJson reads a record (event-window.ts), and the events
-// after them one at a time (plus 8 bytes of seq per event and a bounded reorder buffer for the
-// cassette). Same reading rules (docs/spec.md §6) and the same
+// growing with the record: its events are read in windows of up to WINDOW_CHARS characters by
+// the canonicalizing pass, as verifyJson reads a record (event-window.ts), plus 8 bytes of seq
+// per event and a bounded reorder buffer for the cassette. Same reading rules (docs/spec.md §6) and the same
 // result as verifyJson on the same bytes; only the wording of a syntax error's position
 // differs.
 import { parseJsonStrict } from '../json/index.js';
@@ -51,9 +50,8 @@ export async function verifyStream(
 }
 
 /**
- * verifyStream with the first window's size chosen (internal seam, so that tests can cut a
- * record's events between the window and the one-by-one reading; not part of the public
- * surface).
+ * verifyStream with the window size chosen (internal seam, so that tests can cut a record's
+ * events into windows anywhere; not part of the public surface).
  */
 export async function verifyStreamWith(
   source: ByteSource,
@@ -143,11 +141,12 @@ class StreamReader implements SplitSink {
   readonly #facts = new ConsistentFacts();
   readonly #chain = new ChainAccumulator();
   readonly #cassette: StreamCassette;
-  // The first events' texts, read together once WINDOW_CHARS is reached or the events end
-  // (event-window.ts); null once read.
-  #window: string[] | null = [];
+  // The texts of the events not yet read, read together once the window would pass
+  // #windowLimit characters, the events end or the record does (event-window.ts), and the
+  // index of the first of them.
+  #window: string[] = [];
   #windowChars = 0;
-
+  #windowBase = 0;
   readonly #windowLimit: number;
 
   constructor(options: VerifyOptions, reorderBudget: number, windowChars: number) {
@@ -156,19 +155,25 @@ class StreamReader implements SplitSink {
     this.#cassette = new StreamCassette(reorderBudget);
   }
 
-  /** Reads the first window's events, if not yet read (before anything after them). */
+  /** Reads the window's events, if any (before anything after them in the text). */
   #flushWindow(): void {
     const texts = this.#window;
-    // (Members before the events array find it empty: it waits for the events.)
-    if (texts === null || texts.length === 0) return;
-    this.#window = null;
+    if (texts.length === 0) return;
+    const base = this.#windowBase;
+    this.#window = [];
+    this.#windowChars = 0;
+    this.#windowBase = base + texts.length;
     const read = readEventWindow(texts);
-    if (read === undefined) {
-      for (let i = 0; i < texts.length; i++) this.#readEvent(texts[i] as string, i);
+    if (read.window === undefined) {
+      // Each event again on its own, cut from the window's text (its strings are gone).
+      for (let i = 0; i < read.count; i++) this.#readEvent(read.eventText(i), base + i);
       return;
     }
-    const { events, known } = read;
-    for (let i = 0; i < events.length; i++) this.#addEvent(events[i], i, known);
+    const { events, known } = read.window;
+    const shifted: KnownMemberTexts = {
+      memberText: (index, member) => known.memberText(index - base, member),
+    };
+    for (let i = 0; i < events.length; i++) this.#addEvent(events[i], base + i, known, i, shifted);
   }
 
   feed(text: string): void {
@@ -223,16 +228,11 @@ class StreamReader implements SplitSink {
 
   event(text: string, index: number): void {
     if (this.#hard !== null) return;
-    const window = this.#window;
-    if (window !== null) {
-      if (this.#windowChars + text.length <= this.#windowLimit) {
-        window.push(text);
-        this.#windowChars += text.length + 1;
-        return;
-      }
+    if (this.#window.length > 0 && this.#windowChars + text.length > this.#windowLimit)
       this.#flushWindow();
-    }
-    this.#readEvent(text, index);
+    if (this.#window.length === 0) this.#windowBase = index;
+    this.#window.push(text);
+    this.#windowChars += text.length + 1;
   }
 
   #readEvent(text: string, index: number): void {
@@ -242,21 +242,28 @@ class StreamReader implements SplitSink {
     const parsed = parseJsonStrict(text, { maxDepth: DEFAULT_MAX_DEPTH - 2 });
     if (!parsed.ok) return this.#readError(parsed.error);
     if (this.#semantic !== null) return;
-    this.#addEvent(parsed.value, index, null);
+    this.#addEvent(parsed.value, index, null, -1, undefined);
   }
 
-  /** The steps' per-event work; `known` holds the event's texts when the window pass read it. */
+  /**
+   * The steps' per-event work. When a window pass read the event, `known` holds its texts as
+   * the event at `local` of the window, and `shifted` its members' texts by record index.
+   */
   #addEvent(
     event: unknown,
     index: number,
-    known: (KnownEventTexts & KnownMemberTexts) | null,
+    known: KnownEventTexts | null,
+    local: number,
+    shifted: KnownMemberTexts | undefined,
   ): void {
     checkEventSchema(event, index, this.#schema);
     this.#facts.add(event, index);
-    const hash = known?.eventHash?.(index, this.#chain.head);
-    const text = hash === undefined ? known?.eventText(index) : undefined;
+    // The pass chains from h_0 = "": its hashes serve the first window; after it, the chain
+    // hashes each event's canonical text (read again from the window's text).
+    const hash = known?.eventHash?.(local, this.#chain.head);
+    const text = hash === undefined ? known?.eventText(local) : undefined;
     this.#chain.add(event, index, text, hash);
-    this.#cassette.add(event, index, known ?? undefined);
+    this.#cassette.add(event, index, shifted);
   }
 
   whole(text: string): void {
