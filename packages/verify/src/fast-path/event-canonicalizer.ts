@@ -99,6 +99,15 @@ export class EventCanonicalizer {
   readonly #pendingJ = new Int32Array(CASSETTE_NAMES);
   readonly #pendingM = new Int32Array(CASSETTE_NAMES);
 
+  // One canonicalizer (with its reader, writer, member order and texts) that lives as long as
+  // the class and is never used. V8 frees an object layout (hidden class) as soon as no object
+  // has it, and then throws away all code optimized for it ("weak objects"); since every
+  // verification makes its own instances, a caller that collects garbage between two calls (a
+  // server, `pnpm bench`) had this code thrown away and re-optimized on every call, and from
+  // about the seventh call on it ran 3-5x slower (bench/nesting.js). Holding one instance
+  // keeps the layouts alive, and the code with them.
+  static readonly keptForLayouts: EventCanonicalizer = new EventCanonicalizer('[]');
+
   constructor(text: string, ascii?: Uint8Array) {
     this.#text = text;
     this.#reader = new EventReader(text);

@@ -19,6 +19,7 @@
 import { parseJsonStrictSpans } from '../json/index.js';
 import { DEFAULT_MAX_DEPTH } from '../json/types.js';
 import type { CanonicalizerResult } from './event-canonicalizer.js';
+import { CanonicalizedEvents } from './canonicalized-events.js';
 import { isWellFormedTokens } from './json-tokens.js';
 
 /** The event members the steps read; any other member is left out of a view. */
@@ -216,6 +217,17 @@ class ViewReader {
   readonly #lastValue: unknown[] = new Array<unknown>(Slot.Count).fill(undefined);
   /** Per event, the member index of its request, response, input and output (see below). */
   readonly cassetteMembers: Int32Array;
+
+  /**
+   * Never used: keeps this class's object layout alive between verifications, so that the
+   * code V8 optimized for it is not thrown away by each garbage collection (see
+   * EventCanonicalizer.keptForLayouts).
+   */
+  static readonly keptForLayouts: ViewReader = new ViewReader(
+    '[]',
+    CanonicalizedEvents.keptForLayouts.scan,
+    0,
+  );
 
   constructor(text: string, scan: CanonicalizerResult, count: number) {
     this.#text = text;
