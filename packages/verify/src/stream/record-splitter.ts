@@ -49,9 +49,6 @@ export class RecordSplitter {
   #inString = false;
   #escape = false;
   #seenAny = false;
-  // The next backslash at or after the capture position in the current chunk (its length
-  // when none), or -1 before it is looked for.
-  #nextBackslash = -1;
 
   constructor(sink: SplitSink) {
     this.#sink = sink;
@@ -68,7 +65,6 @@ export class RecordSplitter {
   }
 
   feed(chunk: string): void {
-    this.#nextBackslash = -1;
     let i = 0;
     const n = chunk.length;
     while (i < n && this.#error === null) {
@@ -181,39 +177,19 @@ export class RecordSplitter {
     const first = this.#parts.length === 0;
     let done = -1; // index just after the captured text, when it ends in this chunk
     for (; i < n; i++) {
+      const c = chunk.charCodeAt(i);
       if (inString) {
-        if (escape) {
-          escape = false;
-          continue;
-        }
-        // To the string's next quote or backslash in one search each (the next backslash is
-        // kept for the rest of the chunk, so a chunk without any is searched once).
-        let backslash = this.#nextBackslash;
-        if (backslash < i) {
-          backslash = chunk.indexOf('\\', i);
-          if (backslash < 0) backslash = n;
-          this.#nextBackslash = backslash;
-        }
-        let quote = chunk.indexOf('"', i);
-        if (quote < 0) quote = n;
-        if (backslash < quote) {
-          i = backslash;
-          escape = true;
-          continue;
-        }
-        if (quote === n) {
-          i = n;
-          break;
-        }
-        i = quote;
-        inString = false;
-        if (depth === 0) {
-          done = i + 1;
-          break;
+        if (escape) escape = false;
+        else if (c === 0x5c) escape = true;
+        else if (c === 0x22) {
+          inString = false;
+          if (depth === 0) {
+            done = i + 1;
+            break;
+          }
         }
         continue;
       }
-      const c = chunk.charCodeAt(i);
       if (c === 0x22) {
         if (depth === 0 && !(first && i === at)) {
           done = i; // a quote straight after a scalar: let the caller report it

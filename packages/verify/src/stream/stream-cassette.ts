@@ -9,7 +9,6 @@ import {
   ReplayDigestError,
   type CassetteDigestsByReading,
   type EntryTexts,
-  type KnownMemberTexts,
 } from '@runback/replay-digest';
 
 interface Pending {
@@ -50,18 +49,15 @@ export class StreamCassette {
 
   constructor(private readonly budget = REORDER_BUDGET) {}
 
-  /**
-   * Adds the event at `index` (events come in array order); `known` may hold its members'
-   * canonical texts (by the same index).
-   */
-  add(event: unknown, index: number, known?: KnownMemberTexts): void {
+  /** Adds the event at `index` (events come in array order). */
+  add(event: unknown, index: number): void {
     if (this.#error !== null || this.#unordered) return;
     const raw = (event as { seq?: unknown } | null)?.seq;
     const seq = typeof raw === 'number' && !Number.isNaN(raw) ? raw : Infinity;
     let texts: EntryTexts | null = null;
     let error: Error | null = null;
     try {
-      texts = entryTextsByReading(event, known, index);
+      texts = entryTextsByReading(event, undefined, index);
     } catch (err) {
       if (err instanceof ReplayDigestError) err.eventIndex = index;
       error = err instanceof Error ? err : new Error(String(err));

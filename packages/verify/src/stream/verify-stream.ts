@@ -1,12 +1,10 @@
-// verifyStream: a record read from a stream of bytes, so memory stays bounded rather than
-// growing with the record: its events are read in windows of up to WINDOW_CHARS characters by
-// the canonicalizing pass, as verifyJson reads a record (event-window.ts), plus 8 bytes of seq
-// per event and a bounded reorder buffer for the cassette. Same reading rules (docs/spec.md §6) and the same
+// verifyStream: a record read from a stream of bytes, one event at a time, so memory stays
+// bounded by the largest event (plus 8 bytes of seq per event and a bounded reorder buffer for
+// the cassette) rather than the record. Same reading rules (docs/spec.md §6) and the same
 // result as verifyJson on the same bytes; only the wording of a syntax error's position
 // differs.
 import { parseJsonStrict } from '../json/index.js';
 import { DEFAULT_MAX_DEPTH, type JsonReadError } from '../json/types.js';
-import type { KnownMemberTexts } from '@runback/replay-digest';
 import type { VerifyResult } from '../result.js';
 import { checkRecordSignature } from '../signature/step.js';
 import { assertTrustPolicy } from '../signature/trust.js';
@@ -17,8 +15,6 @@ import { partsOf, StepErrors, type JsonObject } from '../steps/context.js';
 import { checkDigest } from '../steps/digest.js';
 import { checkEventSchema, checkSchema } from '../steps/schema.js';
 import { assembleResult, failure, verifyWithPolicy, type VerifyOptions } from '../verify.js';
-import type { KnownEventTexts } from '../steps/chain.js';
-import { readEventWindow, WINDOW_CHARS } from './event-window.js';
 import { RecordSplitter, type SplitSink } from './record-splitter.js';
 import { REORDER_BUDGET, StreamCassette } from './stream-cassette.js';
 
@@ -46,18 +42,6 @@ export async function verifyStream(
   source: ByteSource,
   options: VerifyStreamOptions = {},
 ): Promise<VerifyResult> {
-  return verifyStreamWith(source, options, WINDOW_CHARS);
-}
-
-/**
- * verifyStream with the window size chosen (internal seam, so that tests can cut a record's
- * events into windows anywhere; not part of the public surface).
- */
-export async function verifyStreamWith(
-  source: ByteSource,
-  options: VerifyStreamOptions,
-  windowChars: number,
-): Promise<VerifyResult> {
   assertTrustPolicy(options);
   const budget = options.reorderBudget ?? REORDER_BUDGET;
   if (typeof budget !== 'number' || Number.isNaN(budget) || budget < 0) {
@@ -65,7 +49,7 @@ export async function verifyStreamWith(
       `expected options.reorderBudget to be a number >= 0, got ${String(options.reorderBudget)}`,
     );
   }
-  const reader = new StreamReader(options, budget, windowChars);
+  const reader = new StreamReader(options, budget);
   const decoder = new TextDecoder('utf-8', { fatal: true });
   let bytes = 0;
   try {
@@ -141,39 +125,10 @@ class StreamReader implements SplitSink {
   readonly #facts = new ConsistentFacts();
   readonly #chain = new ChainAccumulator();
   readonly #cassette: StreamCassette;
-  // The texts of the events not yet read, read together once the window would pass
-  // #windowLimit characters, the events end or the record does (event-window.ts), and the
-  // index of the first of them.
-  #window: string[] = [];
-  #windowChars = 0;
-  #windowBase = 0;
-  readonly #windowLimit: number;
 
-  constructor(options: VerifyOptions, reorderBudget: number, windowChars: number) {
-    this.#windowLimit = windowChars;
+  constructor(options: VerifyOptions, reorderBudget: number) {
     this.#options = options;
     this.#cassette = new StreamCassette(reorderBudget);
-  }
-
-  /** Reads the window's events, if any (before anything after them in the text). */
-  #flushWindow(): void {
-    const texts = this.#window;
-    if (texts.length === 0) return;
-    const base = this.#windowBase;
-    this.#window = [];
-    this.#windowChars = 0;
-    this.#windowBase = base + texts.length;
-    const read = readEventWindow(texts);
-    if (read.window === undefined) {
-      // Each event again on its own, cut from the window's text (its strings are gone).
-      for (let i = 0; i < read.count; i++) this.#readEvent(read.eventText(i), base + i);
-      return;
-    }
-    const { events, known } = read.window;
-    const shifted: KnownMemberTexts = {
-      memberText: (index, member) => known.memberText(index - base, member),
-    };
-    for (let i = 0; i < events.length; i++) this.#addEvent(events[i], base + i, known, i, shifted);
   }
 
   feed(text: string): void {
@@ -183,7 +138,6 @@ class StreamReader implements SplitSink {
 
   finish(): VerifyResult {
     if (this.#hard === null) this.#splitter.finish();
-    this.#flushWindow();
     const error = this.#hard ?? this.#splitter.error ?? this.#semantic;
     if (error !== null)
       return failure({ check: 'schema', code: error.code, message: error.message });
@@ -203,7 +157,6 @@ class StreamReader implements SplitSink {
   }
 
   member(name: string, text: string): void {
-    this.#flushWindow();
     if (this.#hard !== null) return;
     const parsed = parseJsonStrict(text, { maxDepth: DEFAULT_MAX_DEPTH - 1 });
     if (!parsed.ok) return this.#readError(parsed.error);
@@ -227,47 +180,20 @@ class StreamReader implements SplitSink {
   }
 
   event(text: string, index: number): void {
-    if (this.#hard !== null) return;
-    if (this.#window.length > 0 && this.#windowChars + text.length > this.#windowLimit)
-      this.#flushWindow();
-    if (this.#window.length === 0) this.#windowBase = index;
-    this.#window.push(text);
-    this.#windowChars += text.length + 1;
-  }
-
-  #readEvent(text: string, index: number): void {
     // After a duplicate or an out-of-range number the record is invalid, but a later syntax
     // error still takes precedence (as in verifyJson), so pieces are still read.
     if (this.#hard !== null) return;
     const parsed = parseJsonStrict(text, { maxDepth: DEFAULT_MAX_DEPTH - 2 });
     if (!parsed.ok) return this.#readError(parsed.error);
     if (this.#semantic !== null) return;
-    this.#addEvent(parsed.value, index, null, -1, undefined);
-  }
-
-  /**
-   * The steps' per-event work. When a window pass read the event, `known` holds its texts as
-   * the event at `local` of the window, and `shifted` its members' texts by record index.
-   */
-  #addEvent(
-    event: unknown,
-    index: number,
-    known: KnownEventTexts | null,
-    local: number,
-    shifted: KnownMemberTexts | undefined,
-  ): void {
+    const event = parsed.value;
     checkEventSchema(event, index, this.#schema);
     this.#facts.add(event, index);
-    // The pass chains from h_0 = "": its hashes serve the first window; after it, the chain
-    // hashes each event's canonical text (read again from the window's text).
-    const hash = known?.eventHash?.(local, this.#chain.head);
-    const text = hash === undefined ? known?.eventText(local) : undefined;
-    this.#chain.add(event, index, text, hash);
-    this.#cassette.add(event, index, shifted);
+    this.#chain.add(event, index);
+    this.#cassette.add(event, index);
   }
 
   whole(text: string): void {
-    this.#flushWindow();
     this.#wholeText = text;
   }
 
