@@ -80,32 +80,11 @@ export function capturedFetch(original: typeof fetch): typeof fetch {
       // A replay: the recorded response (or network failure), without touching the network.
       const output = served.event['output'] as RecordedFetchOutput;
       emitEnv(scope, 'fetch', key, output, { callSeq: seq, tsStart, extra });
-      if ('error' in output)
-        throw new TypeError('fetch failed', { cause: replayedError(output.error) });
-      return rebuildResponse(
-        request.url,
-        output.status,
-        output.status_text,
-        servedHeaders(output.headers),
-        bytesOf(output.body),
-      );
+      return replayedResponse(request.url, output);
     }
-    let response: Response;
-    try {
-      response = await next(request);
-    } catch (err) {
-      emitEnv(scope, 'fetch', key, { error: networkError(err) }, { callSeq: seq, tsStart, extra });
-      throw err;
-    }
-    let recorded: Awaited<ReturnType<typeof responseRecord>>;
-    try {
-      recorded = await quiet(() => responseRecord(response));
-    } catch (err) {
-      // The body could not be read (the connection dropped mid-body): a failed request.
-      emitEnv(scope, 'fetch', key, { error: networkError(err) }, { callSeq: seq, tsStart, extra });
-      throw err;
-    }
-    const { output, replacement } = recorded;
+    const { output, replacement } = await liveResponse(request, next, (err) =>
+      emitEnv(scope, 'fetch', key, { error: networkError(err) }, { callSeq: seq, tsStart, extra }),
+    );
     emitEnv(scope, 'fetch', key, output, { callSeq: seq, tsStart, extra });
     return replacement;
   };
@@ -139,32 +118,52 @@ async function bodyFetch(
   if (answer !== undefined) {
     const output = answer['output'] as RecordedFetchOutput;
     keep(output);
-    if ('error' in output)
-      throw new TypeError('fetch failed', { cause: replayedError(output.error) });
-    return rebuildResponse(
-      request.url,
-      output.status,
-      output.status_text,
-      servedHeaders(output.headers),
-      bytesOf(output.body),
-    );
+    return replayedResponse(request.url, output);
   }
+  const recorded = await liveResponse(request, next, (err) => keep({ error: networkError(err) }));
+  keep(recorded.output);
+  return recorded.replacement;
+}
+
+/**
+ * The response a replay hands back for a recorded fetch output: the recorded response rebuilt,
+ * or the recorded network failure thrown as fetch throws it.
+ */
+function replayedResponse(url: string, output: RecordedFetchOutput): Response {
+  if ('error' in output)
+    throw new TypeError('fetch failed', { cause: replayedError(output.error) });
+  return rebuildResponse(
+    url,
+    output.status,
+    output.status_text,
+    servedHeaders(output.headers),
+    bytesOf(output.body),
+  );
+}
+
+/**
+ * Sends the request and reads its response whole. A network failure, or a body that cannot be
+ * read (the connection dropped mid-body), is a failed request: `failed` records it before the
+ * error is rethrown.
+ */
+async function liveResponse(
+  request: Request,
+  next: (req: Request) => Promise<Response>,
+  failed: (err: unknown) => void,
+): Promise<Awaited<ReturnType<typeof responseRecord>>> {
   let response: Response;
   try {
     response = await next(request);
   } catch (err) {
-    keep({ error: networkError(err) });
+    failed(err);
     throw err;
   }
-  let recorded: Awaited<ReturnType<typeof responseRecord>>;
   try {
-    recorded = await quiet(() => responseRecord(response));
+    return await quiet(() => responseRecord(response));
   } catch (err) {
-    keep({ error: networkError(err) });
+    failed(err);
     throw err;
   }
-  keep(recorded.output);
-  return recorded.replacement;
 }
 
 /**
