@@ -42,6 +42,32 @@ export interface CallFacts {
   readonly key: string;
 }
 
+/**
+ * What an indexing pass keeps of event `index` when it is an oracle call: its facts and its
+ * oracle entry's output. Undefined for any other event, and for one whose entry cannot be
+ * formed (a verified record has none: the cassette check would have failed).
+ */
+export function oracleCallOf(
+  event: Record<string, unknown>,
+  index: number,
+): { readonly facts: CallFacts; readonly output: unknown } | undefined {
+  let entry;
+  try {
+    entry = oracleEntryOf(event);
+  } catch {
+    return undefined;
+  }
+  if (entry === null) return undefined;
+  const facts = {
+    index,
+    seq: event['seq'],
+    kind: entry.kind,
+    name: callName(event),
+    key: entry.key,
+  };
+  return { facts, output: entry.output };
+}
+
 const HEX = '0123456789abcdef';
 const BYTE_HEX = Array.from({ length: 256 }, (_, b) => HEX[b >> 4]! + HEX[b & 15]!);
 
@@ -189,22 +215,10 @@ export class CallTable {
     const facts: CallFacts[] = [];
     const outputs: unknown[] = [];
     for (let index = 0; index < events.length; index++) {
-      const event = events[index] as Record<string, unknown>;
-      let entry;
-      try {
-        entry = oracleEntryOf(event);
-      } catch {
-        continue; // a verified record has none: the cassette check would have failed
-      }
-      if (entry === null) continue;
-      facts.push({
-        index,
-        seq: event['seq'],
-        kind: entry.kind,
-        name: callName(event),
-        key: entry.key,
-      });
-      outputs[index] = entry.output;
+      const call = oracleCallOf(events[index] as Record<string, unknown>, index);
+      if (call === undefined) continue;
+      facts.push(call.facts);
+      outputs[index] = call.output;
     }
     return new CallTable(facts, {
       event: (i) => events[i] as Record<string, unknown>,

@@ -2,10 +2,9 @@
 // read: a replay indexes every recorded call once (its kind, name, key and seq), keeps nothing
 // parsed, and parses a call's event again only when it is served or compared. The record is
 // then held once, as its bytes, instead of as an object graph several times its size.
-import { callName } from '@runback/diff';
 import { oracleEntryOf } from '@runback/replay-digest';
 import type { CaptureEnvOptions } from './capture-settings.js';
-import { CallTable, type CallEvents, type CallFacts } from './cassette.js';
+import { CallTable, oracleCallOf, type CallEvents, type CallFacts } from './cassette.js';
 import { recordSpans } from './record-spans.js';
 
 /** Event texts by position (a record's, or a run's as it sealed them). */
@@ -111,20 +110,8 @@ export function indexStoredEvents(events: StoredEvents): StoredRecordIndex {
           : undefined;
       if (!providers.has(provider)) providers.set(provider, { type: 'llm', model });
     }
-    let entry;
-    try {
-      entry = oracleEntryOf(event);
-    } catch {
-      continue; // a verified record has none: the cassette check would have failed
-    }
-    if (entry === null) continue;
-    calls.push({
-      index,
-      seq: event['seq'],
-      kind: entry.kind,
-      name: callName(event),
-      key: entry.key,
-    });
+    const call = oracleCallOf(event, index);
+    if (call !== undefined) calls.push(call.facts);
   }
   return {
     calls: new CallTable(calls, new StoredCallEvents(events)),
