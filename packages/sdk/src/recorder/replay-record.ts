@@ -3,7 +3,7 @@
 // (docs/guides/replay.md); the events are not held parsed:
 // one pass indexes the recorded calls, and a call's event is parsed again when it is served
 // (session/stored-events.ts). A record given parsed is used as it is.
-import type { CaptureEnvOptions } from '../session/capture-settings.js';
+import { captureOfKinds, type CaptureEnvOptions } from '../session/capture-settings.js';
 import { RecordedCassette } from '../session/cassette.js';
 import { recordSpans } from '../session/record-spans.js';
 import { StoredEvents, indexStoredEvents } from '../session/stored-events.js';
@@ -39,15 +39,10 @@ export interface LoadedRecord {
 /** The events' environment capture (docs/spec.md §5: env events name their kind). */
 export function captureOf(events: readonly Record<string, unknown>[]): CaptureEnvOptions {
   const kinds = new Set(events.filter((e) => e['type'] === 'env').map((e) => String(e['kind'])));
-  return {
-    now: kinds.has('now'),
-    date: kinds.has('date'),
-    random: kinds.has('random'),
-    uuid: kinds.has('uuid'),
-    fetch: kinds.has('fetch'),
-    clock: kinds.has('clock'),
-    providers: events.some((e) => e['type'] === 'llm'),
-  };
+  return captureOfKinds(
+    kinds,
+    events.some((e) => e['type'] === 'llm'),
+  );
 }
 
 /** A record given as parsed JSON (already verified as it is). */

@@ -22,6 +22,22 @@ export interface CaptureEnvOptions {
   readonly providers?: boolean;
 }
 
+/**
+ * The capture a record's events call for: each env kind the record holds (docs/spec.md §5: env
+ * events name their kind), and providers when it holds a model call.
+ */
+export function captureOfKinds(kinds: ReadonlySet<string>, providers: boolean): CaptureEnvOptions {
+  return {
+    now: kinds.has('now'),
+    date: kinds.has('date'),
+    random: kinds.has('random'),
+    uuid: kinds.has('uuid'),
+    fetch: kinds.has('fetch'),
+    clock: kinds.has('clock'),
+    providers,
+  };
+}
+
 /** Resolved capture switches. */
 export type CaptureSettings = Required<CaptureEnvOptions>;
 

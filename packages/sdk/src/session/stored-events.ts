@@ -3,7 +3,7 @@
 // parsed, and parses a call's event again only when it is served or compared. The record is
 // then held once, as its bytes, instead of as an object graph several times its size.
 import { oracleEntryOf } from '@runback/replay-digest';
-import type { CaptureEnvOptions } from './capture-settings.js';
+import { captureOfKinds, type CaptureEnvOptions } from './capture-settings.js';
 import { CallTable, oracleCallOf, type CallEvents, type CallFacts } from './cassette.js';
 import { recordSpans } from './record-spans.js';
 
@@ -117,15 +117,7 @@ export function indexStoredEvents(events: StoredEvents): StoredRecordIndex {
     calls: new CallTable(calls, new StoredCallEvents(events)),
     start,
     end,
-    capture: {
-      now: kinds.has('now'),
-      date: kinds.has('date'),
-      random: kinds.has('random'),
-      uuid: kinds.has('uuid'),
-      fetch: kinds.has('fetch'),
-      clock: kinds.has('clock'),
-      providers: providers.size > 0,
-    },
+    capture: captureOfKinds(kinds, providers.size > 0),
     models: [...providers.values()],
   };
 }
