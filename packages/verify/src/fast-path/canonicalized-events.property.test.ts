@@ -13,27 +13,11 @@ import {
   anyString,
   eventOf,
   randomOf,
+  shuffled,
   writeJson,
   treeFromValue,
-  type Random,
   type Tree,
 } from '../../test/support/json-writer.js';
-
-/** `tree` with every object's members in a random order (drawn from `random`). */
-function shuffled(tree: Tree, random: Random): Tree {
-  if (tree.kind === 'scalar') return tree;
-  if (tree.kind === 'array')
-    return { kind: 'array', items: tree.items.map((item) => shuffled(item, random)) };
-  const members = tree.members.map(([name, value]) => [name, shuffled(value, random)] as const);
-  for (let i = members.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [members[i], members[j]] = [
-      members[j] as (typeof members)[number],
-      members[i] as (typeof members)[number],
-    ];
-  }
-  return { kind: 'object', members };
-}
 
 /** A value `depth` containers deep: objects and arrays as `shapes` says, siblings at each level. */
 function nested(depth: number, shapes: readonly boolean[], leaf: Tree): Tree {

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import {
   eventOf,
   randomOf,
+  shuffled,
   treeOf,
   valueOf,
   wellFormedString,
@@ -44,21 +45,6 @@ function asciiNames(tree: Tree): Tree {
     if (seen.has(ascii)) continue;
     seen.add(ascii);
     members.push([ascii, asciiNames(value)]);
-  }
-  return { kind: 'object', members };
-}
-
-/** `tree` with every object's members in a random order. */
-function shuffled(tree: Tree, random: Random): Tree {
-  if (tree.kind === 'scalar') return tree;
-  if (tree.kind === 'array')
-    return { kind: 'array', items: tree.items.map((item) => shuffled(item, random)) };
-  const members = tree.members.map(([name, value]) => [name, shuffled(value, random)] as const);
-  for (let i = members.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    const swap = members[i] as (typeof members)[number];
-    members[i] = members[j] as (typeof members)[number];
-    members[j] = swap;
   }
   return { kind: 'object', members };
 }

@@ -8,10 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { HMAC_KEY, PEM, sealedLoanRecord, viaJson } from '../../test/support/fixtures.js';
 import {
   randomOf,
+  shuffled,
   treeFromValue,
   writeJson,
   type Random,
-  type Tree,
 } from '../../test/support/json-writer.js';
 import { verifyJson, verifyJsonWith } from '../verify.js';
 import { VIEW_MEMBERS } from './event-views.js';
@@ -19,22 +19,6 @@ import { VIEW_MEMBERS } from './event-views.js';
 type Json = Record<string, unknown>;
 
 const TRUST = { pinned: [PEM.current], hmacKey: HMAC_KEY };
-
-/** `tree` with every object's members in a random order. */
-function shuffled(tree: Tree, random: Random): Tree {
-  if (tree.kind === 'scalar') return tree;
-  if (tree.kind === 'array')
-    return { kind: 'array', items: tree.items.map((item) => shuffled(item, random)) };
-  const members = tree.members.map(([name, value]) => [name, shuffled(value, random)] as const);
-  for (let i = members.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [members[i], members[j]] = [
-      members[j] as (typeof members)[number],
-      members[i] as (typeof members)[number],
-    ];
-  }
-  return { kind: 'object', members };
-}
 
 /** Values a step treats differently: every JSON type, empty and not, the forms steps expect. */
 const stepValue = fc.oneof(

@@ -161,6 +161,21 @@ export function randomOf(g: fc.GeneratorValue): Random {
   return () => g(fc.double, { min: 0, max: 1, maxExcluded: true, noNaN: true });
 }
 
+/** `tree` with every object's members in a random order (drawn from `random`). */
+export function shuffled(tree: Tree, random: Random): Tree {
+  if (tree.kind === 'scalar') return tree;
+  if (tree.kind === 'array')
+    return { kind: 'array', items: tree.items.map((item) => shuffled(item, random)) };
+  const members = tree.members.map(([name, value]) => [name, shuffled(value, random)] as const);
+  for (let i = members.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    const swap = members[i] as (typeof members)[number];
+    members[i] = members[j] as (typeof members)[number];
+    members[j] = swap;
+  }
+  return { kind: 'object', members };
+}
+
 /**
  * Writes `tree` as JSON text. At `rate` 0 objects keep the tree's member order and everything
  * else is written as JSON.stringify writes it; with probability `rate` per token (drawn from
