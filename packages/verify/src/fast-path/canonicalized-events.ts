@@ -8,8 +8,6 @@ import { EventCanonicalizer, type CanonicalizerResult } from './event-canonicali
 import { eventsArrayStart } from './canonical-events.js';
 import { isWellFormedText } from './lexer.js';
 
-const textDecoder = new TextDecoder();
-
 /** Events read again together by eventText (a small text each, so each read is short). */
 const TEXT_GROUP = 16;
 
@@ -126,11 +124,9 @@ export class CanonicalizedEvents implements KnownMemberTexts {
     const known = scan.memberText[m] as number;
     if (known === -2) return undefined;
     if (known < 0) return this.#text.slice(scan.memberValueStart[m], scan.memberValueEnd[m]);
-    // Decoded from the pass's bytes (the cassette reads each text once or twice; `texts`
-    // would decode it the same way, through a Proxy).
-    return textDecoder.decode(
-      scan.textBytes.subarray(scan.textStarts[known], scan.textEnds[known]),
-    );
+    // Decoded once, with all the others, when the pass ended (member-texts.ts): decoding each
+    // again here cost more than the text it made.
+    return scan.texts[known];
   }
 }
 

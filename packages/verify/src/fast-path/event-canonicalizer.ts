@@ -43,6 +43,11 @@ export interface CanonicalizerResult {
    */
   readonly hashes: readonly string[];
   readonly chained: number;
+  /**
+   * 1 where chained event k's top-level _hash is written as the string of hashes[k]'s very
+   * digits (unescaped), as the pass found when it chained the event; else 0.
+   */
+  readonly hashAsStored: Uint8Array;
   /** For event k, its top-level members are member[firstMember[k] .. firstMember[k+1]). */
   readonly firstMember: Int32Array;
   /** Each top-level member's unescaped name as text[memberNameStart, memberNameEnd); -1: escaped. */
@@ -83,6 +88,7 @@ export class EventCanonicalizer {
   #names: Int32Array;
   #depths: Int32Array;
   #proven: Uint8Array;
+  #hashAsStored: Uint8Array;
   readonly #hashes: string[] = [];
   #chained = 0;
   #head = '';
@@ -127,6 +133,7 @@ export class EventCanonicalizer {
     this.#names = new Int32Array(events);
     this.#depths = new Int32Array(events);
     this.#proven = new Uint8Array(events);
+    this.#hashAsStored = new Uint8Array(events);
     this.#firstMember = new Int32Array(events + 1);
     const members = Math.max(1024, Math.ceil(text.length / 32));
     this.#mNameStart = new Int32Array(members);
@@ -202,6 +209,7 @@ export class EventCanonicalizer {
       depths: this.#depths,
       proven: this.#proven,
       hashes: this.#hashes,
+      hashAsStored: this.#hashAsStored,
       chained: this.#chained,
       firstMember: this.#firstMember,
       memberNameStart: this.#mNameStart,
@@ -244,6 +252,7 @@ export class EventCanonicalizer {
         vs > 0 && reader.ve[h] === vs + HEAD + 1 && this.#text.slice(vs, vs + HEAD) === hash
           ? vs
           : -1;
+      this.#hashAsStored[k] = this.#headAt >= 0 ? 1 : 0;
     }
     this.#recordMembers();
     return reader.end;
@@ -313,6 +322,7 @@ export class EventCanonicalizer {
     this.#names = grown(this.#names, new Int32Array(size));
     this.#depths = grown(this.#depths, new Int32Array(size));
     this.#proven = grown(this.#proven, new Uint8Array(size));
+    this.#hashAsStored = grown(this.#hashAsStored, new Uint8Array(size));
     this.#firstMember = grown(this.#firstMember, new Int32Array(size + 1));
   }
 
