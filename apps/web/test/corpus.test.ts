@@ -24,10 +24,19 @@ async function trust(pinned: string[], revoked: string[], hmacKey: string | unde
   const wanted = JSON.stringify([pinned, revoked, hmacKey]);
   if (wanted === lastTrust) return;
   lastTrust = wanted;
+  // The page stores its keys from an effect that runs after it renders, which can come after
+  // a clear() made right after load and write the previous keys back: clear once the page has
+  // settled, reload, and repeat until the reloaded page starts with no stored keys.
   await page.goto(suite.site.url);
-  await page.evaluate(() => localStorage.clear());
-  await page.reload();
-  await page.waitForSelector('#record-file', { state: 'attached' });
+  for (let attempt = 0; ; attempt++) {
+    await settled();
+    await page.evaluate(() => localStorage.clear());
+    await page.reload();
+    await settled();
+    const stored = await page.evaluate(() => Object.values(localStorage) as string[]);
+    if (stored.every((value) => value === '[]')) break;
+    if (attempt === 4) throw new Error('expected the page to start with no stored keys, got some');
+  }
   for (const [pems, role] of [
     [pinned, 'pinned'],
     [revoked, 'revoked'],
@@ -43,6 +52,17 @@ async function trust(pinned: string[], revoked: string[], hmacKey: string | unde
     await page.fill('#hmac-key', hmacKey);
     await page.click('text=Use key');
   }
+}
+
+/** Waits until the page has rendered and its effects have run (two frames and a task). */
+async function settled(): Promise<void> {
+  await page.waitForSelector('#record-file', { state: 'attached' });
+  await page.evaluate(
+    () =>
+      new Promise<void>((done) =>
+        requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 0))),
+      ),
+  );
 }
 
 async function pageResult(name: string, bytes: Buffer) {
