@@ -36,8 +36,10 @@ export function startServerProcess(env: Record<string, string>): Promise<ServerP
   });
   let out = '';
   let err = '';
+  // 'close', not 'exit': 'exit' can come before the last of the child's output has been read
+  // from its pipes, and tests read the log's final lines (a CI run lost "runback api stopped").
   const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => resolve(code)),
+    child.once('close', (code) => resolve(code)),
   );
   return new Promise((resolve, reject) => {
     const timer = setTimeout(
