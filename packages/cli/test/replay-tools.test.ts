@@ -7,13 +7,9 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runbackAsync, tempDir } from './support.js';
+import { lastJsonLine, runbackAsync, tempDir } from './support.js';
 
 const PROGRAM = fileURLToPath(new URL('./fixtures/tool-program.mjs', import.meta.url));
-
-function lastJsonLine(text: string): Record<string, unknown> {
-  return JSON.parse(text.trim().split('\n').at(-1) as string) as Record<string, unknown>;
-}
 
 describe('runback replay --tools', () => {
   it('recorded serves the tool and says so; live runs its body on recorded reads and catches a changed implementation', async () => {

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runbackAsync, tempDir } from './support.js';
+import { lastJsonLine, runbackAsync, tempDir } from './support.js';
 
 const QUOTE = fileURLToPath(new URL('./fixtures/quote-program.mjs', import.meta.url));
 const STEADY = fileURLToPath(new URL('./fixtures/steady-program.mjs', import.meta.url));
@@ -35,10 +35,6 @@ async function quoteServer(): Promise<{
     hits: () => hits,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-function lastJsonLine(text: string): Record<string, unknown> {
-  return JSON.parse(text.trim().split('\n').at(-1) as string) as Record<string, unknown>;
 }
 
 describe('runback replay', () => {

@@ -4,16 +4,12 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runbackAsync, tempDir } from './support.js';
+import { lastJsonLine, runbackAsync, tempDir } from './support.js';
 
 const PROGRAM = 'console.log("answer", Date.now() > 0, Math.random() < 2)';
 
 /** The program after "--": node running PROGRAM. */
 const NODE_PROGRAM = ['--', process.execPath, '-e', PROGRAM];
-
-function lastJsonLine(text: string): Record<string, unknown> {
-  return JSON.parse(text.trimEnd().split('\n').at(-1) ?? '') as Record<string, unknown>;
-}
 
 describe('runback record --report FILE', () => {
   it('writes the --json report to FILE; stdout stays the program', async () => {

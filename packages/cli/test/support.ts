@@ -161,6 +161,11 @@ export interface CliRun {
   readonly stderr: string;
 }
 
+/** The last line of `text` (a --json report on standard error) as a JSON object. */
+export function lastJsonLine(text: string): Record<string, unknown> {
+  return JSON.parse(text.trimEnd().split('\n').at(-1) ?? '') as Record<string, unknown>;
+}
+
 /** Runs node with `args` without blocking this process. */
 export function runNode(
   args: readonly string[],
