@@ -4,7 +4,12 @@
 import { canonicalWithout, sha256Hex } from '@runback/canonical';
 import { expect } from 'vitest';
 import type { parseJsonStrict } from '../../src/json/index.js';
-import { expectMemberAgreement, expectSameReadingWith } from './fast-path-agreement.js';
+import {
+  expectedEvents,
+  expectMemberAgreement,
+  expectSameReadingWith,
+  knownFor,
+} from './fast-path-agreement.js';
 import { canonicalizeEvents } from '../../src/fast-path/canonicalized-events.js';
 
 /**
@@ -13,20 +18,14 @@ import { canonicalizeEvents } from '../../src/fast-path/canonicalized-events.js'
  * (so tests can require the fast path to be taken), or -1 when the text has no events array.
  */
 export function expectCanonicalizedAgreement(text: string): number {
-  const parsed = expectSameCanonicalizedReading(text);
-  expect(parsed.ok).toBe(true);
-  if (!parsed.ok) return -1;
-  const record = parsed.value as { events?: unknown };
-  const events = record !== null && typeof record === 'object' ? record.events : undefined;
-  if (!Array.isArray(events)) return -1;
-  const scanned = canonicalizeEvents(text);
-  const known = scanned?.count === events.length ? scanned : null;
-  if (scanned !== null) expect(scanned.count).toBe(events.length);
+  const events = expectedEvents(expectSameCanonicalizedReading(text));
+  if (events === null) return -1;
+  const known = knownFor(canonicalizeEvents(text), events);
   let offered = 0;
   // The chain recomputed from the parsed events, while every event is an object.
   let head: string | null = '';
   for (let i = 0; i < events.length; i++) {
-    const event = events[i] as unknown;
+    const event = events[i];
     const fast = known?.eventText(i);
     const isObject = event !== null && typeof event === 'object' && !Array.isArray(event);
     const expected = isObject ? canonicalWithout(event, '_hash') : undefined;

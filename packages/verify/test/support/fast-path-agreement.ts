@@ -15,18 +15,12 @@ const ABSENT = ['request', 'input', 'output', 'response', 'nope', '_has', 'a"'];
  * (so tests can require the fast path to be taken), or -1 when the text has no events array.
  */
 export function expectAgreement(text: string): number {
-  const parsed = expectSameReading(text);
-  expect(parsed.ok).toBe(true);
-  if (!parsed.ok) return -1;
-  const record = parsed.value as { events?: unknown };
-  const events = record !== null && typeof record === 'object' ? record.events : undefined;
-  if (!Array.isArray(events)) return -1;
-  const scanned = scanCanonicalEvents(text);
-  const known = scanned?.count === events.length ? scanned : null;
-  if (scanned !== null) expect(scanned.count).toBe(events.length);
+  const events = expectedEvents(expectSameReading(text));
+  if (events === null) return -1;
+  const known = knownFor(scanCanonicalEvents(text), events);
   let offered = 0;
   for (let i = 0; i < events.length; i++) {
-    const event = events[i] as unknown;
+    const event = events[i];
     const fast = known?.eventText(i);
     if (fast !== undefined) {
       offered++;
@@ -35,6 +29,29 @@ export function expectAgreement(text: string): number {
     expectMemberAgreement(known, i, event);
   }
   return offered;
+}
+
+/**
+ * The parsed events array of a reading that must succeed, or null when the record has none.
+ */
+export function expectedEvents(parsed: ReturnType<typeof parseJsonStrict>): unknown[] | null {
+  expect(parsed.ok).toBe(true);
+  if (!parsed.ok) return null;
+  const record = parsed.value as { events?: unknown };
+  const events = record !== null && typeof record === 'object' ? record.events : undefined;
+  return Array.isArray(events) ? events : null;
+}
+
+/**
+ * What a pass found, when it read as many events as were parsed (requiring that it did, when
+ * it found anything); else null.
+ */
+export function knownFor<T extends { readonly count: number }>(
+  scanned: T | null,
+  events: readonly unknown[],
+): T | null {
+  if (scanned !== null) expect(scanned.count).toBe(events.length);
+  return scanned?.count === events.length ? scanned : null;
 }
 
 /** Every member text `known` offers for event `i` is canonical(event[name]) of a member it has. */
