@@ -93,8 +93,9 @@ export function verifyJsonWith(
   reading: JsonReading,
 ): VerifyResult {
   assertTrustPolicy(options);
-  // readJsonStrict, keeping the text: events stored in canonical form (spec §7) are hashed
-  // straight from it, and the strict reader's pre-scan need not walk them again.
+  // readJsonStrict, keeping the text: the reading's pass hashes the events it proves straight
+  // from it (for `fast`, those stored in canonical form, spec §7), the strict reader's
+  // pre-scan need not walk them again, and for `canonical` they are read as views.
   const decoded = decodeJsonInput(input);
   if (!decoded.ok)
     return failure({ check: 'schema', code: decoded.error.code, message: decoded.error.message });

@@ -1,7 +1,7 @@
 // Canonical texts of a record's events computed from the JSON text they were read from (see
 // event-canonicalizer.ts), whatever the member order and whitespace. The chain (docs/spec.md
 // §3) and the cassette (§4.3) hash these instead of serializing the parsed events; for any
-// event the pass declined they answer "unknown" and the steps serialize as before.
+// event the pass declined they answer "unknown" and the steps serialize the parsed event.
 import type { KnownMemberTexts } from '@runback/replay-digest';
 import type { ProvenSpans } from '../json/index.js';
 import { EventCanonicalizer, type CanonicalizerResult } from './event-canonicalizer.js';
@@ -21,9 +21,9 @@ export class CanonicalizedEvents implements KnownMemberTexts {
   #cassetteMembers: Int32Array | undefined = undefined;
 
   /**
-   * Never used: keeps this class's object layout alive between verifications, so that the
-   * code V8 optimized for it is not thrown away by each garbage collection (see
-   * EventCanonicalizer.keptForLayouts).
+   * Never used to verify (ViewReader.keptForLayouts takes its scan): keeps this class's and
+   * the scan's object layouts alive between verifications, so that the code V8 optimized for
+   * them is not thrown away by each garbage collection (see EventCanonicalizer.keptForLayouts).
    */
   static readonly keptForLayouts: CanonicalizedEvents = new CanonicalizedEvents(
     '[]',
@@ -134,7 +134,8 @@ export class CanonicalizedEvents implements KnownMemberTexts {
  * Finds the top-level `events` array of a record's JSON text and scans it. Returns null when
  * there is nothing to gain or the text is not as expected: not an object, no `events` array
  * written under that plain name, lone surrogates. Runs before the text is parsed, so callers
- * trust the result only once parseJsonStrict accepted the same text, and use its texts only
+ * trust the result only once the strict reader accepted the same text (parseJsonStrictSpans,
+ * or readRecordWithViews around the views whose tokens it proved), and use its texts only
  * when `count` is the parsed events array's length. Never throws: should anything fail (say,
  * memory for its tables), verification just takes the general path.
  */
