@@ -1,13 +1,18 @@
 import { canonical, canonicalOrder, canonicalWithout } from '@runback/canonical';
 import { describe, expect, it } from 'vitest';
+import {
+  CANONICAL_VALUES,
+  HASH_NOT_FIRST,
+  recordText,
+  SPACED_EVENTS,
+  UNPRINTED_NUMBERS,
+  UNSORTED_EVENTS,
+  UNWRITTEN_ESCAPES,
+} from '../../test/support/event-forms.js';
 import { sealedLoanRecord } from '../../test/support/fixtures.js';
 import { expectAgreement, expectSameReading } from '../../test/support/fast-path-agreement.js';
 import { scanCanonicalEvents } from './canonical-events.js';
 import { isWellFormedText, skipValue, stringEnd } from './lexer.js';
-
-/** A record text whose events array holds the given event texts. */
-const recordText = (...events: string[]): string =>
-  '{"$schema":"runback.audit/v2","events":[' + events.join(',') + ']}';
 
 /** Whether the fast path offers the single event of `eventText` (and agrees if it does). */
 function offered(eventText: string): boolean {
@@ -95,51 +100,25 @@ describe('scanCanonicalEvents on records written by runback', () => {
 
 describe('the fast path declines every event that is not provably canonical', () => {
   it('accepts the canonical forms of every kind of value', () => {
-    accepts(
-      '{"_hash":"h"}',
-      '{"_hash":"","a":{},"b":[],"c":[[]],"d":[{}],"e":{"f":{"g":null}}}',
-      '{"_hash":"h","a":true,"b":false,"c":null,"d":-1.5,"e":1e+21,"f":1e-7}',
-      '{"_hash":"h","n":[0,-5,123456789012345,1234567890123456,0.1,5e-324]}',
-      '{"_hash":"h","s":"\\"\\\\\\b\\f\\n\\r\\t\\u0000\\u001f"}',
-      '{"_hash":"h","s":"é😀\u2028/\u007f"}',
-    );
+    accepts(...CANONICAL_VALUES);
     declines('{"_hash":"h","s":"\\u007f"}');
   });
 
   it('declines whitespace anywhere inside the event', () => {
-    declines(
-      '{ "_hash":"h","a":1}',
-      '{"_hash":"h", "a":1}',
-      '{"_hash":"h","a" :1}',
-      '{"_hash":"h","a":[1 ,2]}',
-      '{"_hash":"h","a":{}\n}',
-    );
+    declines(...SPACED_EVENTS);
   });
 
   it('declines numbers not in Number::toString form', () => {
-    const forms = ['1.0', '1e2', '1E2', '1e0', '-0', '0.0', '1.50', '10e-1', '1e+2', '100e19'];
-    // The last two print as 12345678901234567000 and 9007199254740992.
-    forms.push('12345678901234567890', '9007199254740993');
-    declines(...forms.map((n) => `{"_hash":"h","a":${n}}`));
+    declines(...UNPRINTED_NUMBERS.map((n) => `{"_hash":"h","a":${n}}`));
   });
 
   it('declines escapes that JSON.stringify does not write', () => {
-    const escapes = ['\\/', '\\u0061', '\\u001F', '\\u00e9', '\\u00F1', '\\u0020', '\\u0100'];
-    escapes.push('\\u1000', '\\ud800', '\\udc00', '\\ud83d\\ude00', '\\u2028');
-    // Characters with a short escape are never written as \u00xx.
-    escapes.push('\\u0008', '\\u0009', '\\u000a', '\\u000c', '\\u000d', '\\u0022', '\\u005c');
-    declines(...escapes.map((e) => `{"_hash":"h","a":"x${e}y"}`));
+    declines(...UNWRITTEN_ESCAPES.map((e) => `{"_hash":"h","a":"x${e}y"}`));
     declines('{"_hash":"h","a\\u0062":1}', '{"_hash":"h","a\\"b":1}');
   });
 
   it('declines members out of UTF-16 order at any depth', () => {
-    declines(
-      '{"_hash":"h","b":1,"a":2}',
-      '{"_hash":"h","a":{"y":1,"x":2}}',
-      '{"_hash":"h","a":[{"x":1,"y":2},{"y":1,"x":2}]}',
-      '{"_hash":"h","aa":1,"a":2}',
-      '{"_hash":"h","\uffff":1,"😀":2}',
-    );
+    declines(...UNSORTED_EVENTS);
     // "😀" (U+D83D…) sorts before "\uffff" by code units, though not by code point.
     accepts('{"_hash":"h","😀":1,"\uffff":2}');
   });
@@ -153,17 +132,7 @@ describe('the fast path declines every event that is not provably canonical', ()
   });
 
   it('requires _hash first with a string value', () => {
-    declines(
-      '{"a":1,"_hash":"h"}',
-      '{"_hasx":"h","a":1}',
-      '{"hash_":"h"}',
-      '{"_has":"h","a":1}',
-      '{"A":1,"_hash":"h"}',
-      '{"a":1}',
-      '{"_hash":1,"a":1}',
-      '{"_hash":null,"a":1}',
-      '{"_hash":{"a":1},"a":1}',
-    );
+    declines(...HASH_NOT_FIRST);
     // An empty event is canonical as it stands; names that sort before _hash may follow it,
     // since _hash is not part of what is hashed.
     accepts('{}', '{"_hash":"h","$":1,"A":2,"Z":3,"a":4}');

@@ -1,16 +1,21 @@
 import { canonical, canonicalWithout } from '@runback/canonical';
 import { eventHash } from '@runback/chain';
 import { describe, expect, it } from 'vitest';
+import {
+  CANONICAL_VALUES,
+  HASH_NOT_FIRST,
+  recordText,
+  SPACED_EVENTS,
+  UNPRINTED_NUMBERS,
+  UNSORTED_EVENTS,
+  UNWRITTEN_ESCAPES,
+} from '../../test/support/event-forms.js';
 import { sealedLoanRecord } from '../../test/support/fixtures.js';
 import {
   expectCanonicalizedAgreement as expectAgreement,
   expectSameCanonicalizedReading as expectSameReading,
 } from '../../test/support/canonicalized-agreement.js';
 import { canonicalizeEvents as scanCanonicalEvents } from './canonicalized-events.js';
-
-/** A record text whose events array holds the given event texts. */
-const recordText = (...events: string[]): string =>
-  '{"$schema":"runback.audit/v2","events":[' + events.join(',') + ']}';
 
 /** Whether the fast path offers the single event of `eventText` (and agrees if it does). */
 function offered(eventText: string): boolean {
@@ -104,52 +109,26 @@ describe('canonicalizeEvents on records written by runback', () => {
 
 describe('the fast path canonicalizes every event the strict reader accepts', () => {
   it('accepts the canonical forms of every kind of value', () => {
-    accepts(
-      '{"_hash":"h"}',
-      '{"_hash":"","a":{},"b":[],"c":[[]],"d":[{}],"e":{"f":{"g":null}}}',
-      '{"_hash":"h","a":true,"b":false,"c":null,"d":-1.5,"e":1e+21,"f":1e-7}',
-      '{"_hash":"h","n":[0,-5,123456789012345,1234567890123456,0.1,5e-324]}',
-      '{"_hash":"h","s":"\\"\\\\\\b\\f\\n\\r\\t\\u0000\\u001f"}',
-      '{"_hash":"h","s":"é😀\u2028/\u007f"}',
-    );
+    accepts(...CANONICAL_VALUES);
     accepts('{"_hash":"h","s":"\\u007f"}');
   });
 
   it('drops whitespace anywhere inside the event', () => {
-    accepts(
-      '{ "_hash":"h","a":1}',
-      '{"_hash":"h", "a":1}',
-      '{"_hash":"h","a" :1}',
-      '{"_hash":"h","a":[1 ,2]}',
-      '{"_hash":"h","a":{}\n}',
-    );
+    accepts(...SPACED_EVENTS);
   });
 
   it('reprints numbers not in Number::toString form', () => {
-    const forms = ['1.0', '1e2', '1E2', '1e0', '-0', '0.0', '1.50', '10e-1', '1e+2', '100e19'];
-    // The last two print as 12345678901234567000 and 9007199254740992.
-    forms.push('12345678901234567890', '9007199254740993');
-    accepts(...forms.map((n) => `{"_hash":"h","a":${n}}`));
+    accepts(...UNPRINTED_NUMBERS.map((n) => `{"_hash":"h","a":${n}}`));
     accepts('{"_hash":"h","a":[1E300,2,5e-324,2e-324]}', '{"_hash":"h","a":-0.0e-0}');
   });
 
   it('reprints strings with escapes that JSON.stringify does not write', () => {
-    const escapes = ['\\/', '\\u0061', '\\u001F', '\\u00e9', '\\u00F1', '\\u0020', '\\u0100'];
-    escapes.push('\\u1000', '\\ud800', '\\udc00', '\\ud83d\\ude00', '\\u2028');
-    // Characters with a short escape are never written as \u00xx.
-    escapes.push('\\u0008', '\\u0009', '\\u000a', '\\u000c', '\\u000d', '\\u0022', '\\u005c');
-    accepts(...escapes.map((e) => `{"_hash":"h","a":"x${e}y"}`));
+    accepts(...UNWRITTEN_ESCAPES.map((e) => `{"_hash":"h","a":"x${e}y"}`));
     accepts('{"_hash":"h","a\\u0062":1}', '{"_hash":"h","a\\"b":1}', '{"b":1,"\\u0061":2}');
   });
 
   it('sorts members out of UTF-16 order at any depth', () => {
-    accepts(
-      '{"_hash":"h","b":1,"a":2}',
-      '{"_hash":"h","a":{"y":1,"x":2}}',
-      '{"_hash":"h","a":[{"x":1,"y":2},{"y":1,"x":2}]}',
-      '{"_hash":"h","aa":1,"a":2}',
-      '{"_hash":"h","\uffff":1,"😀":2}',
-    );
+    accepts(...UNSORTED_EVENTS);
     // "😀" (U+D83D…) sorts before "\uffff" by code units, though not by code point.
     accepts('{"_hash":"h","😀":1,"\uffff":2}');
   });
@@ -163,17 +142,7 @@ describe('the fast path canonicalizes every event the strict reader accepts', ()
   });
 
   it('leaves _hash out wherever it stands, and whatever its value', () => {
-    accepts(
-      '{"a":1,"_hash":"h"}',
-      '{"_hasx":"h","a":1}',
-      '{"hash_":"h"}',
-      '{"_has":"h","a":1}',
-      '{"A":1,"_hash":"h"}',
-      '{"a":1}',
-      '{"_hash":1,"a":1}',
-      '{"_hash":null,"a":1}',
-      '{"_hash":{"a":1},"a":1}',
-    );
+    accepts(...HASH_NOT_FIRST);
     // An empty event is canonical as it stands; names that sort before _hash may follow it,
     // since _hash is not part of what is hashed.
     accepts('{}', '{"_hash":"h","$":1,"A":2,"Z":3,"a":4}');
