@@ -11,7 +11,7 @@
 // value: pnpm bench (c)). Only a Texts instance counts: a Proxy's answer for an unknown member
 // is not one.
 import { canonical } from '@runback/canonical';
-import { NOT_PLAIN, plainSnapshot, quote } from './plain-copy.js';
+import { NOT_PLAIN, labelOf, plainSnapshot, quote } from './plain-copy.js';
 
 class Texts {
   constructor(
@@ -146,18 +146,6 @@ function sortedNames(event: object): readonly string[] {
   shapes[nextShape] = { names, sorted };
   nextShape = (nextShape + 1) % 8;
   return sorted;
-}
-
-/** `"name":` for the member names events use (a handful, so they are kept). */
-const labels = new Map<string, string>();
-
-function labelOf(name: string): string {
-  let label = labels.get(name);
-  if (label === undefined) {
-    label = `${JSON.stringify(name)}:`;
-    if (labels.size < 256) labels.set(name, label);
-  }
-  return label;
 }
 
 /**

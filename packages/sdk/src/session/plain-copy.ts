@@ -176,10 +176,13 @@ function joinSorted(names: readonly string[], members: readonly string[]): strin
   return out;
 }
 
-/** `"name":` for member names seen before (a bounded set: agents reuse a few hundred names). */
+/**
+ * `"name":` for member names seen before (a bounded set: agents reuse a few hundred names, and
+ * events a handful); known-text.ts writes an event's member labels with it too.
+ */
 const labels = new Map<string, string>();
 
-function labelOf(name: string): string {
+export function labelOf(name: string): string {
   let label = labels.get(name);
   if (label === undefined) {
     label = `${quote(name)}:`;
