@@ -22,7 +22,7 @@ export function placeholderRefusal(where: string, target: string): RunbackError 
  * Where a fetch's arguments carry a placeholder credential (a header name or `the URL`), or
  * undefined. Reads the URL and headers only: the body, possibly a stream, is left untouched.
  */
-export function placeholderIn(input: RequestInfo | URL, init?: RequestInit): string | undefined {
+function placeholderIn(input: RequestInfo | URL, init?: RequestInit): string | undefined {
   const url = input instanceof Request ? input.url : String(input);
   if (carriesPlaceholder(url)) return 'the URL';
   const lists: Headers[] = [];

@@ -60,7 +60,7 @@ interface InsideCall {
  * in seq order. A call is inside when its parent span is the tool's or that of a call inside
  * it; a parent starts before its children, so one pass in seq order finds them all.
  */
-export function callsInside(
+function callsInside(
   cassette: RecordedCassette,
   tool: RecordedCall,
   toolEvent: Readonly<Record<string, unknown>>,
