@@ -357,7 +357,15 @@ describe('Redactor: strings in values', () => {
           // Twice: the second pass may be answered from what the first one learnt.
           for (let pass = 0; pass < 2; pass++) {
             const { value } = redactor.redact(strings);
-            expect(value).toEqual(strings.map((s) => redactor.redactString(s)));
+            expect(value).toHaveLength(strings.length);
+            strings.forEach((s, i) => {
+              const alone = redactor.redactString(s);
+              // After a flag-shaped argument (`--password`), the argv rule may also
+              // replace the whole argument; anywhere else the list changes nothing.
+              const afterFlag = i > 0 && /^--[A-Za-z][\w-]*$/.test(strings[i - 1] as string);
+              if (afterFlag && value[i] === REDACTED) return;
+              expect(value[i]).toBe(alone);
+            });
           }
         }),
         { numRuns: 300 },
