@@ -51,6 +51,37 @@ export function canonicalNumberEnd(text: string, at: number): number {
   return String(Number(token)) === token ? i : -1;
 }
 
+/** Whether text[at, end) is a number in the grammar of RFC 8259 §6. */
+export function isJsonNumber(text: string, at: number, end: number): boolean {
+  let i = at;
+  if (text.charCodeAt(i) === 0x2d /* - */) i++;
+  // int: 0, or a digit 1-9 and more digits.
+  const first = i;
+  if (text.charCodeAt(i) === 0x30) i++;
+  else while (i < end && isDigit(text.charCodeAt(i))) i++;
+  if (i === first) return false;
+  // frac: a point and at least one digit.
+  if (i < end && text.charCodeAt(i) === 0x2e /* . */) {
+    const digits = ++i;
+    while (i < end && isDigit(text.charCodeAt(i))) i++;
+    if (i === digits) return false;
+  }
+  // exp: e or E, a sign or none, and at least one digit.
+  if (i < end && (text.charCodeAt(i) | 0x20) === 0x65 /* e */) {
+    i++;
+    const sign = text.charCodeAt(i);
+    if (i < end && (sign === 0x2b /* + */ || sign === 0x2d)) i++;
+    const digits = i;
+    while (i < end && isDigit(text.charCodeAt(i))) i++;
+    if (i === digits) return false;
+  }
+  return i === end;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
 /**
  * Whether the four hex digits at `at` (after `\u`) are how JSON.stringify escapes a character:
  * only control characters without a short escape, in lowercase (`\u001f`, never `\u001F`).

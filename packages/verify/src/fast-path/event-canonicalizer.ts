@@ -10,12 +10,14 @@
 // event's size at any depth, and nothing of an event outlives it except its hash and the
 // canonical bytes of the members the cassette reads (§4.3), so no value is serialized twice.
 //
-// An event is offered ("proven") only when the pass also showed that no object in it repeats a
-// member name (compared after unescaping) and no number in it overflows: the strict reader's
-// pre-scan then steps over it (docs/spec.md §6). The pass reads the text as valid JSON; what it
-// finds is used only once parseJsonStrict has accepted the same text. On anything unexpected
-// (a syntax error, a duplicate name, nesting past the reader's limit) it declines the event,
-// which the general path then serializes from the parsed value; it ends on any text.
+// An event is offered ("proven") only when the pass also showed that it is JSON (its structure
+// and every token, RFC 8259), that no object in it repeats a member name (compared after
+// unescaping) and no number in it overflows: the strict reader's pre-scan then steps over it
+// (docs/spec.md §6), and verifyJson may give the steps a view of it without JSON.parse reading
+// it (event-views.ts). What the pass finds is used only once the strict reader has accepted the
+// text around the proven events. On anything unexpected (a syntax error, a duplicate name,
+// nesting past the reader's limit) it declines the event, which the general path then
+// serializes from the parsed value; it ends on any text.
 import { sha256Hex } from '@runback/canonical';
 import { Declined } from './declined.js';
 import { EventReader } from './event-reader.js';
@@ -116,12 +118,12 @@ export class EventCanonicalizer {
 
   constructor(text: string, ascii?: Uint8Array) {
     this.#text = text;
-    this.#reader = new EventReader(text);
     // A plain view (a Buffer's subarray is slower to make), when indexes coincide.
     this.#ascii =
       ascii !== undefined && ascii.length === text.length
         ? new Uint8Array(ascii.buffer, ascii.byteOffset, ascii.length)
         : undefined;
+    this.#reader = new EventReader(text, this.#ascii);
     // The output keeps the canonical bytes of the cassette's members: about a quarter of
     // the text in records of model and tool calls.
     this.#writer = new EventWriter(this.#reader, this.#ascii, text.length >> 2);

@@ -4,10 +4,23 @@
 // containers are canonical as written (docs/spec.md §2): no whitespace, names unescaped and
 // in ascending UTF-16 order, every token in canonical form, every child canonical.
 //
-// The pass reads the text as valid JSON (what it finds is used only once parseJsonStrict has
-// accepted the same text); on anything unexpected it throws DECLINED.
+// It also proves every token of the event well formed (RFC 8259 §3, §6, §7): the three literals
+// spelled out, numbers in the §6 grammar, only the escapes §7 allows, and no raw control
+// character in a string (see control-characters.ts). With the structure it reads, that proves
+// the event is JSON, so a view of it (event-views.ts) need not be checked by JSON.parse. An
+// event that is not JSON makes the record's text invalid, which the strict reader reports.
+//
+// What it finds is used only once the strict reader has accepted the text around the event
+// (the whole text, or the text with its views' events cut out); on anything unexpected it
+// throws DECLINED.
 import { DEFAULT_MAX_DEPTH } from '../json/types.js';
-import { isShortDecimal, isStringifyUnicodeEscape, sortsAfter } from './canonical-tokens.js';
+import {
+  isJsonNumber,
+  isShortDecimal,
+  isStringifyUnicodeEscape,
+  sortsAfter,
+} from './canonical-tokens.js';
+import { ControlFinder, nextControl } from './control-characters.js';
 import { DECLINED, parseToken } from './declined.js';
 import { grown } from './grown.js';
 import { skipWhitespace } from './lexer.js';
@@ -70,9 +83,15 @@ export class EventReader {
   #lastCanonical = true;
   // Where the colon after the member name read last should be.
   #colonAt = 0;
+  // The first control character at or after #controlFrom (text.length when none).
+  #controlFrom = 0;
+  #nextControl = -1;
+  readonly #controls: ControlFinder;
 
-  constructor(text: string) {
+  /** `ascii`, when given, holds the text's characters as bytes (it is all ASCII). */
+  constructor(text: string, ascii?: Uint8Array) {
     this.text = text;
+    this.#controls = new ControlFinder(text, ascii);
   }
 
   /** Forgets the backslash position (for a read that does not continue the last one). */
@@ -125,6 +144,7 @@ export class EventReader {
         this.nEnd[node] = i;
         this.nAfter[node] = this.items;
         if (--depth === 0) {
+          this.#checkControls(at, i);
           this.end = i;
           this.names = names;
           this.members = members;
@@ -181,8 +201,10 @@ export class EventReader {
         if (this.#lastEscaped && !this.#lastCanonical)
           this.#reprint(item, node, JSON.stringify(parseToken(text.slice(start, i))));
       } else if (c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39)) {
-        // Digits, sign, point, exponent; canonical when written as Number::toString writes it
-        // (docs/spec.md §2, rule 2), as canonicalNumberEnd decides.
+        // Digits, sign, point, exponent: the longest run of them is the token, which must be in
+        // the grammar of RFC 8259 §6 (a `01` or `1.` is not JSON, never two tokens); canonical
+        // when written as Number::toString writes it (docs/spec.md §2, rule 2), as
+        // canonicalNumberEnd decides.
         let plain = true;
         i++;
         for (;;) {
@@ -195,6 +217,12 @@ export class EventReader {
         }
         const negative = c === 0x2d ? 1 : 0;
         const digits = i - start - negative;
+        if (
+          plain
+            ? digits === 0 || (digits > 1 && text.charCodeAt(start + negative) === 0x30)
+            : !isJsonNumber(text, start, i)
+        )
+          throw DECLINED;
         // A plain integer of up to 15 digits is exact and prints as written, unless it is -0
         // or has a leading zero; everything else is decided by printing it.
         if (
@@ -212,10 +240,31 @@ export class EventReader {
             this.#reprint(item, node, printed);
           }
         }
-      } else if (c === 0x74 /* t */ || c === 0x6e /* n */) {
-        i += 4; // true, null (JSON.parse checks the letters)
+      } else if (c === 0x74 /* t */) {
+        if (
+          text.charCodeAt(i + 1) !== 0x72 /* r */ ||
+          text.charCodeAt(i + 2) !== 0x75 /* u */ ||
+          text.charCodeAt(i + 3) !== 0x65 /* e */
+        )
+          throw DECLINED;
+        i += 4;
+      } else if (c === 0x6e /* n */) {
+        if (
+          text.charCodeAt(i + 1) !== 0x75 /* u */ ||
+          text.charCodeAt(i + 2) !== 0x6c /* l */ ||
+          text.charCodeAt(i + 3) !== 0x6c /* l */
+        )
+          throw DECLINED;
+        i += 4;
       } else if (c === 0x66 /* f */) {
-        i += 5; // false
+        if (
+          text.charCodeAt(i + 1) !== 0x61 /* a */ ||
+          text.charCodeAt(i + 2) !== 0x6c /* l */ ||
+          text.charCodeAt(i + 3) !== 0x73 /* s */ ||
+          text.charCodeAt(i + 4) !== 0x65 /* e */
+        )
+          throw DECLINED;
+        i += 5;
       } else {
         throw DECLINED;
       }
@@ -224,6 +273,31 @@ export class EventReader {
       wantValue = false;
     }
     throw DECLINED;
+  }
+
+  /**
+   * Declines the event text[at, end) if a string in it holds a raw control character (RFC
+   * 8259 §7). One search finds the next control character after the last one found; only an
+   * event holding one (as whitespace between tokens, or in a string) has its strings looked
+   * into, each member name and string value, which are all its strings.
+   */
+  #checkControls(at: number, end: number): void {
+    let next = this.#nextControl;
+    if (next < at || this.#controlFrom > at) {
+      next = nextControl(this.text, at);
+      this.#controlFrom = at;
+      this.#nextControl = next;
+    }
+    if (next >= end) return;
+    const text = this.text;
+    const controls = this.#controls;
+    const { ns, ne, vs, ve } = this;
+    for (let m = 0; m < this.items; m++) {
+      const s = ns[m] as number;
+      if (s >= 0 && controls.has(s, ne[m] as number)) throw DECLINED;
+      const v = vs[m] as number;
+      if (text.charCodeAt(v) === 0x22 && controls.has(v + 1, (ve[m] as number) - 1)) throw DECLINED;
+    }
   }
 
   /** The item after item m in its container (nAfter of the container when m is the last). */
@@ -310,10 +384,13 @@ export class EventReader {
       const e = text.charCodeAt(nextBackslash + 1);
       let next = nextBackslash + 2;
       if (e === 0x75 /* u */) {
+        // Any other \u escape is reprinted, read by JSON.parse, which refuses a malformed one.
         if (!isStringifyUnicodeEscape(text, next)) canonical = false;
         next += 4;
       } else if (e === 0x2f /* / */) {
         canonical = false;
+      } else if (!isShortEscape(e)) {
+        throw DECLINED; // not an escape RFC 8259 §7 allows
       }
       if (nextBackslash + 1 === j) {
         j = text.indexOf('"', j + 1);
@@ -366,4 +443,17 @@ export class EventReader {
     this.ve = grown(this.ve, new Int32Array(size));
     this.vNode = grown(this.vNode, new Int32Array(size));
   }
+}
+
+/** Whether `c` follows a backslash in one of the two-character escapes (RFC 8259 §7). */
+function isShortEscape(c: number): boolean {
+  return (
+    c === 0x22 /* " */ ||
+    c === 0x5c /* \ */ ||
+    c === 0x6e /* n */ ||
+    c === 0x74 /* t */ ||
+    c === 0x72 /* r */ ||
+    c === 0x62 /* b */ ||
+    c === 0x66 /* f */
+  );
 }

@@ -11,8 +11,8 @@
 // key_projection, which is applied to the input) or whose names are escaped is parsed whole.
 // A step that comes to read another event member must add it to VIEW_MEMBERS.
 //
-// An event becomes a view only when it is proven JSON (its structure by the canonicalizer,
-// its tokens by json-tokens.ts), repeats no name, overflows no number and nests within the
+// An event becomes a view only when the canonicalizer proved it (it is JSON, structure and
+// tokens, repeats no name and overflows no number, event-reader.ts) and it nests within the
 // strict reader's limit. The rest of the text is read by the strict reader with each view's
 // event replaced by `0`: when that reading fails, verifyJson reads the whole text again the
 // general way, so every error is reported exactly as before.
@@ -20,7 +20,6 @@ import { parseJsonStrictSpans } from '../json/index.js';
 import { DEFAULT_MAX_DEPTH } from '../json/types.js';
 import type { CanonicalizerResult } from './event-canonicalizer.js';
 import { CanonicalizedEvents } from './canonicalized-events.js';
-import { isWellFormedTokens } from './json-tokens.js';
 
 /** The event members the steps read; any other member is left out of a view. */
 export const VIEW_MEMBERS: readonly string[] = [
@@ -92,11 +91,7 @@ export function readRecordWithViews(
   const asView = new Uint8Array(count);
   let views = 0;
   for (let k = 0; k < count; k++) {
-    if (
-      proven[k] === 1 &&
-      (depths[k] as number) <= EVENT_DEPTH_LIMIT &&
-      isWellFormedTokens(text, starts[k] as number, ends[k] as number)
-    ) {
+    if (proven[k] === 1 && (depths[k] as number) <= EVENT_DEPTH_LIMIT) {
       asView[k] = 1;
       views++;
     }

@@ -1,0 +1,78 @@
+// Where JSON text holds raw control characters (U+0000 to U+001F), which RFC 8259 §7 allows
+// between tokens only as whitespace (tab, line feed, carriage return) and never inside a
+// string. The event reader proves an event free of them in two steps: one native search tells
+// whether the event holds any at all (compact text holds none: one search covers the whole
+// record); only when it does (pretty-printed text, or an invalid string) are its strings looked
+// into one by one.
+
+/** A control character, searched from lastIndex (test on a global expression allocates nothing). */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL = /[\u0000-\u001f]/g;
+
+/** Index of the first control character of `text` at or after `from`, or text.length. */
+export function nextControl(text: string, from: number): number {
+  CONTROL.lastIndex = from;
+  return CONTROL.test(text) ? CONTROL.lastIndex - 1 : text.length;
+}
+
+/** Bytes below 0x20 in a 32-bit word set the top bit of their byte in (w - 0x20202020) & ~w. */
+const BELOW_SPACE = 0x20202020;
+const TOP_BITS = 0x80808080 | 0;
+
+/**
+ * Looks for control characters in stretches of one text, reading its bytes four at a time
+ * when the text is ASCII (then its bytes are its code units, index for index).
+ */
+export class ControlFinder {
+  readonly #text: string;
+  readonly #bytes: Uint8Array | undefined;
+  // The bytes' 32-bit words, aligned: byte i is in word (i + #shift) >> 2.
+  readonly #words: Int32Array | undefined;
+  readonly #shift: number;
+
+  /** `ascii`, when given, holds the text's characters as bytes (it is all ASCII). */
+  constructor(text: string, ascii: Uint8Array | undefined) {
+    this.#text = text;
+    if (ascii === undefined || ascii.length !== text.length) {
+      this.#bytes = undefined;
+      this.#words = undefined;
+      this.#shift = 0;
+      return;
+    }
+    const shift = ascii.byteOffset & 3;
+    this.#bytes = ascii;
+    this.#shift = shift;
+    this.#words = new Int32Array(
+      ascii.buffer,
+      ascii.byteOffset - shift,
+      (ascii.length + shift) >> 2,
+    );
+  }
+
+  /** Whether text[s, e) holds a control character. */
+  has(s: number, e: number): boolean {
+    const words = this.#words;
+    if (words === undefined) {
+      const text = this.#text;
+      for (let i = s; i < e; i++) if (text.charCodeAt(i) < 0x20) return true;
+      return false;
+    }
+    const bytes = this.#bytes as Uint8Array;
+    const shift = this.#shift;
+    // Bytes before the first whole word, the whole words, then the bytes after the last one.
+    let w = (s + shift + 3) >> 2;
+    const last = (e + shift) >> 2;
+    if (w >= last) {
+      for (let i = s; i < e; i++) if ((bytes[i] as number) < 0x20) return true;
+      return false;
+    }
+    for (let i = s, head = (w << 2) - shift; i < head; i++)
+      if ((bytes[i] as number) < 0x20) return true;
+    for (; w < last; w++) {
+      const x = words[w] as number;
+      if (((x - BELOW_SPACE) & ~x & TOP_BITS) !== 0) return true;
+    }
+    for (let i = (last << 2) - shift; i < e; i++) if ((bytes[i] as number) < 0x20) return true;
+    return false;
+  }
+}
