@@ -67,6 +67,8 @@ export interface CanonicalizerResult {
   readonly textBytes: Uint8Array;
   readonly textStarts: Int32Array;
   readonly textEnds: Int32Array;
+  /** The text's bytes when it is ASCII (the bytes are its code units, index for index). */
+  readonly ascii: Uint8Array | undefined;
 }
 
 const decoder = new TextDecoder();
@@ -223,6 +225,7 @@ export class EventCanonicalizer {
       textBytes: this.#writer.out,
       textStarts: texts.starts,
       textEnds: texts.ends,
+      ascii: this.#ascii,
     };
   }
 

@@ -20,6 +20,7 @@ import { parseJsonStrictSpans } from '../json/index.js';
 import { DEFAULT_MAX_DEPTH } from '../json/types.js';
 import type { CanonicalizerResult } from './event-canonicalizer.js';
 import { CanonicalizedEvents } from './canonicalized-events.js';
+import { NameSlots, sameSpans } from './span-words.js';
 
 /** The event members the steps read; any other member is left out of a view. */
 export const VIEW_MEMBERS: readonly string[] = [
@@ -48,25 +49,11 @@ export const VIEW_MEMBERS: readonly string[] = [
   'key',
 ];
 
-/** A member name's UTF-16 code units and its slot (its place in VIEW_MEMBERS, Slot's order). */
-interface NameCodes {
-  readonly codes: Uint16Array;
-  readonly slot: number;
-}
-
 /**
- * VIEW_MEMBERS by name length, as code units, to match a name span without slicing it (and
- * comparing numbers with numbers: charCodeAt on a constant and on the text alike would make
- * the comparison polymorphic).
+ * VIEW_MEMBERS matched to their slots (their place in VIEW_MEMBERS, Slot's order) without
+ * slicing a name span.
  */
-const BY_LENGTH: readonly (readonly NameCodes[])[] = (() => {
-  const table: NameCodes[][] = [];
-  VIEW_MEMBERS.forEach((name, slot) => {
-    const codes = Uint16Array.from(name, (c) => c.charCodeAt(0));
-    (table[name.length] ??= []).push({ codes, slot });
-  });
-  return table;
-})();
+const NAME_SLOTS = new NameSlots(VIEW_MEMBERS);
 
 /** The events array and the record's other parts sit at depths 1 and 2 of the record. */
 const EVENT_DEPTH_LIMIT = DEFAULT_MAX_DEPTH - 2;
@@ -98,11 +85,18 @@ export function readRecordWithViews(
   }
   if (views === 0) return undefined;
   // The text with each view's event written as 0. Between two events the canonicalizer found
-  // only whitespace and one comma, so a comma stands for it.
+  // only whitespace and one comma, so a comma stands for it. A run of views is one piece.
   const pieces: string[] = [text.slice(0, starts[0])];
-  for (let k = 0; k < count; k++) {
-    if (k > 0) pieces.push(',');
-    pieces.push(asView[k] === 1 ? '0' : text.slice(starts[k], ends[k]));
+  for (let k = 0; k < count;) {
+    if (asView[k] === 1) {
+      let after = k + 1;
+      while (after < count && asView[after] === 1) after++;
+      pieces.push(k > 0 ? ',0' : '0', ',0'.repeat(after - k - 1));
+      k = after;
+    } else {
+      pieces.push(k > 0 ? ',' : '', text.slice(starts[k], ends[k]));
+      k++;
+    }
   }
   pieces.push(text.slice(ends[count - 1]));
   const parsed = parseJsonStrictSpans(pieces.join(''), undefined, undefined);
@@ -144,34 +138,123 @@ const Slot = {
   Count: 20,
 } as const;
 
+/** A view's members: those of VIEW_MEMBERS, in its order. */
+interface View {
+  schema_version: unknown;
+  span_id: unknown;
+  type: unknown;
+  ts_start: unknown;
+  ts_end: unknown;
+  parent_span_id: unknown;
+  _hash: unknown;
+  run_id: unknown;
+  seq: unknown;
+  phase: unknown;
+  model: unknown;
+  tool_name: unknown;
+  key_projection: unknown;
+  request: unknown;
+  response: unknown;
+  input: unknown;
+  output: unknown;
+  error: unknown;
+  kind: unknown;
+  key: unknown;
+}
+
 /**
- * The view of slots `v`: every member of VIEW_MEMBERS, undefined where the event has none (as
- * reading an absent member gives). One shape for every view, so that the steps' member reads
+ * A view with every member of VIEW_MEMBERS undefined (as reading an absent member gives),
+ * each then set from the event. One shape for every view, so that the steps' member reads
  * stay monomorphic; no step asks whether an event has a member other than by reading it.
  */
-function viewFrom(v: unknown[]): Record<string, unknown> {
+function emptyView(): View {
   return {
-    schema_version: v[Slot.SchemaVersion],
-    span_id: v[Slot.SpanId],
-    type: v[Slot.Type],
-    ts_start: v[Slot.TsStart],
-    ts_end: v[Slot.TsEnd],
-    parent_span_id: v[Slot.ParentSpanId],
-    _hash: v[Slot.Hash],
-    run_id: v[Slot.RunId],
-    seq: v[Slot.Seq],
-    phase: v[Slot.Phase],
-    model: v[Slot.Model],
-    tool_name: v[Slot.ToolName],
-    key_projection: v[Slot.KeyProjection],
-    request: v[Slot.Request],
-    response: v[Slot.Response],
-    input: v[Slot.Input],
-    output: v[Slot.Output],
-    error: v[Slot.Error],
-    kind: v[Slot.Kind],
-    key: v[Slot.Key],
+    schema_version: undefined,
+    span_id: undefined,
+    type: undefined,
+    ts_start: undefined,
+    ts_end: undefined,
+    parent_span_id: undefined,
+    _hash: undefined,
+    run_id: undefined,
+    seq: undefined,
+    phase: undefined,
+    model: undefined,
+    tool_name: undefined,
+    key_projection: undefined,
+    request: undefined,
+    response: undefined,
+    input: undefined,
+    output: undefined,
+    error: undefined,
+    kind: undefined,
+    key: undefined,
   };
+}
+
+/** Sets the member of `view` in `slot` (a store to a named property: one shape throughout). */
+function setMember(view: View, slot: number, value: unknown): void {
+  switch (slot) {
+    case Slot.SchemaVersion:
+      view.schema_version = value;
+      return;
+    case Slot.SpanId:
+      view.span_id = value;
+      return;
+    case Slot.Type:
+      view.type = value;
+      return;
+    case Slot.TsStart:
+      view.ts_start = value;
+      return;
+    case Slot.TsEnd:
+      view.ts_end = value;
+      return;
+    case Slot.ParentSpanId:
+      view.parent_span_id = value;
+      return;
+    case Slot.Hash:
+      view._hash = value;
+      return;
+    case Slot.RunId:
+      view.run_id = value;
+      return;
+    case Slot.Seq:
+      view.seq = value;
+      return;
+    case Slot.Phase:
+      view.phase = value;
+      return;
+    case Slot.Model:
+      view.model = value;
+      return;
+    case Slot.ToolName:
+      view.tool_name = value;
+      return;
+    case Slot.KeyProjection:
+      view.key_projection = value;
+      return;
+    case Slot.Request:
+      view.request = value;
+      return;
+    case Slot.Response:
+      view.response = value;
+      return;
+    case Slot.Input:
+      view.input = value;
+      return;
+    case Slot.Output:
+      view.output = value;
+      return;
+    case Slot.Error:
+      view.error = value;
+      return;
+    case Slot.Kind:
+      view.kind = value;
+      return;
+    case Slot.Key:
+      view.key = value;
+  }
 }
 
 /** Values longer than this (as written) are not worth comparing with the last one. */
@@ -204,7 +287,8 @@ const SHARED: Uint8Array = (() => {
 class ViewReader {
   readonly #text: string;
   readonly #scan: CanonicalizerResult;
-  readonly #slots: unknown[] = new Array<unknown>(Slot.Count).fill(undefined);
+  // The text's bytes when it is ASCII, to compare four characters at a time.
+  readonly #bytes: DataView | undefined;
   readonly #members = new Int32Array(4);
   // Where the last value of each slot is written (start -1: none yet).
   readonly #lastStart = new Int32Array(Slot.Count).fill(-1);
@@ -227,6 +311,11 @@ class ViewReader {
   constructor(text: string, scan: CanonicalizerResult, count: number) {
     this.#text = text;
     this.#scan = scan;
+    const ascii = scan.ascii;
+    this.#bytes =
+      ascii !== undefined && ascii.length === text.length
+        ? new DataView(ascii.buffer, ascii.byteOffset, ascii.length)
+        : undefined;
     // -2: not looked for (the event is not a view); a view's absent member is -1.
     this.cassetteMembers = new Int32Array(count * 4).fill(-2);
   }
@@ -234,18 +323,18 @@ class ViewReader {
   /** The view of proven event k (or the event parsed whole, where a step reads inside it). */
   view(k: number): unknown {
     const text = this.#text;
+    const bytes = this.#bytes;
     const scan = this.#scan;
     const { firstMember, memberNameStart, memberNameEnd, memberValueStart, memberValueEnd } = scan;
-    const slots = this.#slots;
-    slots.fill(undefined);
-    // Four stores, not fill() and set(): builtin calls that cost more than they do, per event.
+    const view = emptyView();
+    // Four stores, not fill(): a builtin call that costs more than it does, per event.
     const members = this.#members;
     members[0] = members[1] = members[2] = members[3] = -1;
     const last = firstMember[k + 1] as number;
     for (let m = firstMember[k] as number; m < last; m++) {
       const ns = memberNameStart[m] as number;
       if (ns < 0) return parseWhole(text, scan, k); // an escaped name
-      const slot = slotOf(text, ns, memberNameEnd[m] as number);
+      const slot = NAME_SLOTS.slotOf(text, bytes, ns, memberNameEnd[m] as number);
       if (slot < 0) continue;
       const vs = memberValueStart[m] as number;
       const ve = memberValueEnd[m] as number;
@@ -254,24 +343,24 @@ class ViewReader {
         // The pass found these very digits here: the chain step's comparison of the stored
         // _hash with the hash it takes from the pass is then one of a string with itself,
         // instead of reading the text again long after the pass left it.
-        slots[slot] = scan.hashes[k];
+        view._hash = scan.hashes[k];
         continue;
       }
       if (slot >= Slot.Request && slot <= Slot.Output) members[slot - Slot.Request] = m;
       if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
         if (slot >= Slot.Request && slot <= Slot.Output && scan.memberText[m] !== -2) {
-          slots[slot] = c === 0x7b ? EMPTY_OBJECT : EMPTY_ARRAY;
+          setMember(view, slot, c === 0x7b ? EMPTY_OBJECT : EMPTY_ARRAY);
           continue;
         }
       } else if (c >= 0x30 && c <= 0x39 && ve - vs < 10) {
         // A short unsigned integer (a seq, schema_version 1): read without slicing.
-        slots[slot] = smallInteger(text, vs, ve);
+        setMember(view, slot, smallInteger(text, vs, ve));
         continue;
       }
-      slots[slot] = this.#value(slot, vs, ve, c);
+      setMember(view, slot, this.#value(slot, vs, ve, c));
     }
-    const projection = slots[Slot.KeyProjection];
-    if (slots[Slot.Type] === 'run' || (projection !== undefined && projection !== null))
+    const projection = view.key_projection;
+    if (view.type === 'run' || (projection !== undefined && projection !== null))
       return parseWhole(text, scan, k);
     const table = this.cassetteMembers;
     const at = k * 4;
@@ -279,7 +368,7 @@ class ViewReader {
     table[at + 1] = members[1];
     table[at + 2] = members[2];
     table[at + 3] = members[3];
-    return viewFrom(slots);
+    return view;
   }
 
   /** The value of text[vs, ve) for the member in `slot`, shared when it repeats the last one. */
@@ -288,11 +377,12 @@ class ViewReader {
     const shared = SHARED[slot] === 1 && ve - vs <= MAX_SHARED;
     if (shared) {
       const start = this.#lastStart[slot] as number;
-      if (start >= 0 && (this.#lastEnd[slot] as number) - start === ve - vs) {
-        let i = 0;
-        while (i < ve - vs && text.charCodeAt(vs + i) === text.charCodeAt(start + i)) i++;
-        if (i === ve - vs) return this.#lastValue[slot];
-      }
+      if (
+        start >= 0 &&
+        (this.#lastEnd[slot] as number) - start === ve - vs &&
+        sameSpans(text, this.#bytes, vs, start, ve - vs)
+      )
+        return this.#lastValue[slot];
     }
     const value: unknown =
       c === 0x7b || c === 0x5b ? JSON.parse(text.slice(vs, ve)) : scalarOf(text, vs, ve, c);
@@ -319,19 +409,6 @@ function smallInteger(text: string, s: number, e: number): number {
 
 function parseWhole(text: string, scan: CanonicalizerResult, k: number): unknown {
   return JSON.parse(text.slice(scan.starts[k], scan.ends[k]));
-}
-
-/** The slot of the VIEW_MEMBERS name written at text[s, e), or -1. */
-function slotOf(text: string, s: number, e: number): number {
-  const candidates = BY_LENGTH[e - s];
-  if (candidates === undefined) return -1;
-  for (let k = 0; k < candidates.length; k++) {
-    const { codes, slot } = candidates[k] as NameCodes;
-    let i = 0;
-    while (i < codes.length && text.charCodeAt(s + i) === codes[i]) i++;
-    if (i === codes.length) return slot;
-  }
-  return -1;
 }
 
 /** The value of the well-formed scalar token text[s, e) whose first character is `c`. */
