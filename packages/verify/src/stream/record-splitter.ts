@@ -1,8 +1,13 @@
 // Splits a record's JSON text, arriving in chunks, into its top-level members and the
-// elements of its `events` array, without holding more than one member or event at a time
-// (docs/spec.md §6). It checks only the structure it walks; each piece it hands on is read
-// by the strict reader, which checks the rest.
+// elements of its `events` array, without holding more than one member, or one chunk's events,
+// at a time (docs/spec.md §6). It checks only the structure it walks; each piece it hands on
+// is read by the strict reader, which checks the rest.
+//
+// The events are handed on by chunk, as places in one text (the unfinished event carried
+// from the chunks before, then the chunk), so that one pass of the canonicalizing reader over
+// that text chains them all (batch-chain.ts). String bodies are skipped with indexOf.
 import type { JsonReadError } from '../json/types.js';
+import { EventBatch } from './event-batch.js';
 
 /** What the splitter hands on, in text order. */
 export interface SplitSink {
@@ -10,8 +15,8 @@ export interface SplitSink {
   member(name: string, text: string): void;
   /** The top-level `events` member is an array; its elements follow. */
   eventsStart(): void;
-  /** One element of the events array, with its index. */
-  event(text: string, index: number): void;
+  /** Consecutive elements of the events array (its places are reused once this returns). */
+  events(batch: EventBatch): void;
   /** The text is not an object at all: the whole of it. */
   whole(text: string): void;
 }
@@ -49,6 +54,14 @@ export class RecordSplitter {
   #inString = false;
   #escape = false;
   #seenAny = false;
+  // The events completed in the current chunk, as places in #carry + chunk; #carry is the
+  // text of the element the chunk began inside (empty when it began outside one).
+  readonly #batch = new EventBatch();
+  #carry = '';
+  #elementStart = -1;
+  // The next backslash at or after where the current chunk is being read (chunk length: none
+  // left; -1: not looked for yet).
+  #backslash = -1;
 
   constructor(sink: SplitSink) {
     this.#sink = sink;
@@ -65,6 +78,32 @@ export class RecordSplitter {
   }
 
   feed(chunk: string): void {
+    const n = chunk.length;
+    this.#backslash = -1;
+    if (this.#state === State.InElement) {
+      this.#carry = this.#parts.join('');
+      this.#parts = [];
+      this.#elementStart = 0;
+    } else this.#carry = '';
+    this.#batch.reset(this.#carry, chunk, this.#events);
+    this.#walk(chunk);
+    this.#flush(chunk);
+    this.#offset += n;
+  }
+
+  /** Hands on the events completed in the chunk; keeps the text of one still open. */
+  #flush(chunk: string): void {
+    if (this.#batch.count > 0) {
+      this.#sink.events(this.#batch);
+      this.#batch.reset(this.#carry, chunk, this.#events);
+    }
+    if (this.#state === State.InElement && this.#error === null) {
+      const at = this.#elementStart - this.#carry.length;
+      this.#parts = at < 0 ? [this.#carry, chunk] : [at === 0 ? chunk : chunk.slice(at)];
+    }
+  }
+
+  #walk(chunk: string): void {
     let i = 0;
     const n = chunk.length;
     while (i < n && this.#error === null) {
@@ -121,22 +160,28 @@ export class RecordSplitter {
         case State.Element:
           if (c === 0x5d && state === State.ElementOrClose) {
             this.#state = State.AfterMember;
+            this.#flush(chunk);
             i++;
           } else if (c === 0x5d || c === 0x2c) {
             return this.#fail(i, 'expected an event');
-          } else this.#begin(State.InElement);
+          } else {
+            this.#begin(State.InElement);
+            this.#elementStart = this.#carry.length + i;
+          }
           break;
         case State.AfterElement:
           if (c === 0x2c) this.#state = State.Element;
-          else if (c === 0x5d) this.#state = State.AfterMember;
-          else return this.#fail(i, "expected ',' or ']' after an event");
+          else if (c === 0x5d) {
+            this.#state = State.AfterMember;
+            // The members after the array come after its events.
+            this.#flush(chunk);
+          } else return this.#fail(i, "expected ',' or ']' after an event");
           i++;
           break;
         default:
           return this.#fail(i, 'unexpected character after the JSON value');
       }
     }
-    this.#offset += n;
   }
 
   /** Ends the text; reports an unfinished record as a syntax error. */
@@ -170,26 +215,50 @@ export class RecordSplitter {
    */
   #capture(chunk: string, at: number): number {
     const n = chunk.length;
+    const element = this.#state === State.InElement;
     let i = at;
     let depth = this.#depth;
     let inString = this.#inString;
     let escape = this.#escape;
-    const first = this.#parts.length === 0;
+    // Whether `at` is the captured text's first character (where a quote or bracket opens it).
+    const first = element
+      ? this.#carry.length + at === this.#elementStart
+      : this.#parts.length === 0;
     let done = -1; // index just after the captured text, when it ends in this chunk
-    for (; i < n; i++) {
-      const c = chunk.charCodeAt(i);
+    while (i < n) {
       if (inString) {
-        if (escape) escape = false;
-        else if (c === 0x5c) escape = true;
-        else if (c === 0x22) {
-          inString = false;
-          if (depth === 0) {
-            done = i + 1;
-            break;
-          }
+        if (escape) {
+          escape = false;
+          i++;
+          continue;
+        }
+        // A string body up to its closing quote in one search, unless a backslash comes
+        // first: then the character after it is skipped, whatever it is.
+        let backslash = this.#backslash;
+        if (backslash < i) {
+          backslash = chunk.indexOf('\\', i);
+          this.#backslash = backslash = backslash < 0 ? n : backslash;
+        }
+        const quote = chunk.indexOf('"', i);
+        const stop = quote < 0 ? n : quote;
+        if (backslash < stop) {
+          escape = true;
+          i = backslash + 1;
+          continue;
+        }
+        if (quote < 0) {
+          i = n;
+          break;
+        }
+        inString = false;
+        i = quote + 1;
+        if (depth === 0) {
+          done = i;
+          break;
         }
         continue;
       }
+      const c = chunk.charCodeAt(i);
       if (c === 0x22) {
         if (depth === 0 && !(first && i === at)) {
           done = i; // a quote straight after a scalar: let the caller report it
@@ -216,10 +285,19 @@ export class RecordSplitter {
         done = i;
         break;
       }
+      i++;
     }
     this.#depth = depth;
     this.#inString = inString;
     this.#escape = escape;
+    if (element) {
+      // Its text stays in the chunk (see #flush) until the element ends.
+      if (done < 0) return n;
+      this.#batch.add(this.#elementStart, this.#carry.length + done);
+      this.#events++;
+      this.#state = State.AfterElement;
+      return done;
+    }
     if (done < 0) {
       this.#parts.push(at === 0 ? chunk : chunk.slice(at));
       return n;
@@ -248,13 +326,9 @@ export class RecordSplitter {
         this.#state = State.Colon;
         return;
       }
-      case State.InValue:
+      default:
         this.#state = State.AfterMember;
         this.#sink.member(this.#name, text);
-        return;
-      default:
-        this.#state = State.AfterElement;
-        this.#sink.event(text, this.#events++);
     }
   }
 

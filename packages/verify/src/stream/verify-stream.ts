@@ -1,9 +1,11 @@
-// verifyStream: a record read from a stream of bytes, one event at a time, so memory stays
-// bounded by the largest event (plus 8 bytes of seq per event and a bounded reorder buffer for
-// the cassette) rather than the record. Same reading rules (docs/spec.md §6) and the same
-// result as verifyJson on the same bytes; only the wording of a syntax error's position
-// differs.
-import { parseJsonStrict } from '../json/index.js';
+// verifyStream: a record read from a stream of bytes, one chunk's events at a time, so memory
+// stays bounded by the largest chunk or event (plus 8 bytes of seq per event and a bounded
+// reorder buffer for the cassette) rather than the record. Each chunk's events are first
+// canonicalized and chained straight from their text (batch-chain.ts), then read one by one by
+// the strict reader, which steps over what that pass proved. Same reading rules (docs/spec.md
+// §6) and the same result as verifyJson on the same bytes; only the wording of a syntax
+// error's position differs.
+import { parseJsonStrict, parseJsonStrictSpans, type ProvenSpans } from '../json/index.js';
 import { DEFAULT_MAX_DEPTH, type JsonReadError } from '../json/types.js';
 import type { VerifyResult } from '../result.js';
 import { checkRecordSignature } from '../signature/step.js';
@@ -15,6 +17,8 @@ import { partsOf, StepErrors, type JsonObject } from '../steps/context.js';
 import { checkDigest } from '../steps/digest.js';
 import { checkEventSchema, checkSchema } from '../steps/schema.js';
 import { assembleResult, failure, verifyWithPolicy, type VerifyOptions } from '../verify.js';
+import { BatchChain } from './batch-chain.js';
+import type { EventBatch } from './event-batch.js';
 import { RecordSplitter, type SplitSink } from './record-splitter.js';
 import { REORDER_BUDGET, StreamCassette } from './stream-cassette.js';
 
@@ -125,6 +129,7 @@ class StreamReader implements SplitSink {
   readonly #facts = new ConsistentFacts();
   readonly #chain = new ChainAccumulator();
   readonly #cassette: StreamCassette;
+  readonly #batchChain = new BatchChain();
 
   constructor(options: VerifyOptions, reorderBudget: number) {
     this.#options = options;
@@ -179,17 +184,40 @@ class StreamReader implements SplitSink {
     this.#top['events'] = [];
   }
 
-  event(text: string, index: number): void {
+  events(batch: EventBatch): void {
+    const chain = this.#batchChain;
+    if (this.#hard === null) chain.read(batch, this.#chain.head);
+    const chained = chain.chained;
+    for (let k = 0; k < batch.count && this.#hard === null; k++) {
+      const proven = k < chained;
+      this.#event(
+        batch.eventText(k),
+        batch.first + k,
+        proven ? chain.spanOf(k) : undefined,
+        proven ? chain.hashes[k] : undefined,
+      );
+    }
+  }
+
+  /**
+   * Reads one event; `spans` holds it when the pass proved it, and `hash` its chain hash (both
+   * trusted only once the strict reader accepted the text, as in verifyJson).
+   */
+  #event(
+    text: string,
+    index: number,
+    spans: ProvenSpans | undefined,
+    hash: string | undefined,
+  ): void {
     // After a duplicate or an out-of-range number the record is invalid, but a later syntax
     // error still takes precedence (as in verifyJson), so pieces are still read.
-    if (this.#hard !== null) return;
-    const parsed = parseJsonStrict(text, { maxDepth: DEFAULT_MAX_DEPTH - 2 });
+    const parsed = parseJsonStrictSpans(text, { maxDepth: DEFAULT_MAX_DEPTH - 2 }, spans);
     if (!parsed.ok) return this.#readError(parsed.error);
     if (this.#semantic !== null) return;
     const event = parsed.value;
     checkEventSchema(event, index, this.#schema);
     this.#facts.add(event, index);
-    this.#chain.add(event, index);
+    this.#chain.add(event, index, undefined, hash);
     this.#cassette.add(event, index);
   }
 

@@ -1,0 +1,44 @@
+// The events the record splitter completed in one chunk: places in one text, the text of the
+// event the chunk began inside (carried from the chunks before) followed by the chunk.
+import { grown } from '../fast-path/grown.js';
+
+export class EventBatch {
+  #carry = '';
+  #chunk = '';
+  #text: string | null = null;
+  /** The index of the batch's first event in the events array. */
+  first = 0;
+  /** How many events the batch holds. */
+  count = 0;
+  /** Where event k of the batch starts in `text`, and where it ends (just after it). */
+  starts = new Int32Array(256);
+  ends = new Int32Array(256);
+
+  /** Empties the batch for the events of `carry` + `chunk`, the first of them at `first`. */
+  reset(carry: string, chunk: string, first: number): void {
+    this.#carry = carry;
+    this.#chunk = chunk;
+    this.#text = null;
+    this.first = first;
+    this.count = 0;
+  }
+
+  add(start: number, end: number): void {
+    if (this.count === this.starts.length) {
+      this.starts = grown(this.starts, new Int32Array(this.count * 2));
+      this.ends = grown(this.ends, new Int32Array(this.count * 2));
+    }
+    this.starts[this.count] = start;
+    this.ends[this.count++] = end;
+  }
+
+  /** The text the places index: the carried text, then the chunk. */
+  get text(): string {
+    return (this.#text ??= this.#carry === '' ? this.#chunk : this.#carry + this.#chunk);
+  }
+
+  /** The text of event k of the batch. */
+  eventText(k: number): string {
+    return this.text.slice(this.starts[k], this.ends[k]);
+  }
+}

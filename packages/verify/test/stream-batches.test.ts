@@ -1,0 +1,182 @@
+// verifyStream reads each chunk's events as one batch, canonicalized and hashed from the text
+// onto the chain head the stream has reached (src/stream/batch-chain.ts). These tests write
+// records' events in any member order, with whitespace, escapes and numbers in non-canonical
+// forms, with strings that hold quotes, backslashes and multi-byte characters, cut the bytes
+// anywhere (inside strings, escapes and UTF-8 sequences), and spoil single events: the stream
+// must give verifyJson's result every time.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { generateEd25519KeyPair, publicKeyToPem, sealRecord } from '@runback/sign';
+import { verifyJson, verifyStream, type VerifyResult } from '../src/index.js';
+import { GENERATED_AT, loanRun } from './support/fixtures.js';
+import {
+  randomOf,
+  shuffled,
+  treeFromValue,
+  writeJson,
+  type Random,
+} from './support/json-writer.js';
+
+const key = generateEd25519KeyPair(new Uint8Array(32).fill(9));
+const options = { pinned: [publicKeyToPem(key.publicKey)] };
+
+/** Strings that stress the splitter: quotes, backslashes, escapes, multi-byte characters. */
+const TRICKY = ['"', '\\', '\\"', '"\\', '\\\\"', 'é', '😀', '\u2028', '€uro', '\n\t', '{[', ']}'];
+
+/**
+ * The loan run with `copies` more reasoning events carrying tricky strings (so a record spans
+ * many chunks), sealed and signed: a valid record, events as JSON data.
+ */
+function sealedRecord(copies: number): Record<string, unknown> & { events: unknown[] } {
+  const { run, events } = loanRun();
+  const end = events.pop() as Record<string, unknown>;
+  const base = events[4] as Record<string, unknown>;
+  for (let k = 0; k < copies; k++) {
+    events.push({
+      ...base,
+      seq: events.length,
+      span_id: `x${events.length}`,
+      text: TRICKY.slice(0, 1 + (k % TRICKY.length)).join(' '),
+      detail: { [TRICKY[k % TRICKY.length] as string]: [k, -k / 8, 'ü'.repeat(k % 5)] },
+    });
+  }
+  events.push({ ...end, seq: events.length });
+  const record = sealRecord(
+    { run, events },
+    { generatedAt: GENERATED_AT, signer: { alg: 'Ed25519', privateKey: key.privateKey } },
+  );
+  return JSON.parse(JSON.stringify(record)) as Record<string, unknown> & { events: unknown[] };
+}
+
+const RECORD = sealedRecord(40);
+
+/** The record's text with each event written by `event` (the rest as JSON.stringify writes it). */
+function recordWith(event: (value: unknown, index: number) => string): string {
+  const { events, ...rest } = RECORD;
+  const head = JSON.stringify(rest).slice(0, -1);
+  return `${head},"events":[${events.map(event).join(',')}]}`;
+}
+
+/** An event written in any member order, with non-canonical tokens at `rate`. */
+const written =
+  (random: Random, rate: number) =>
+  (value: unknown): string =>
+    writeJson(shuffled(treeFromValue(value), random), rate, random);
+
+async function* cut(bytes: Uint8Array, sizes: readonly number[]): AsyncGenerator<Uint8Array> {
+  for (let at = 0, k = 0; at < bytes.length; k++) {
+    const n = Math.max(1, sizes[k % sizes.length] as number);
+    yield bytes.subarray(at, at + n);
+    at += n;
+  }
+}
+
+const comparable = (r: VerifyResult) => ({
+  verdict: r.verdict,
+  checks: r.checks,
+  codes: r.errors.map((e) => e.code),
+  indexes: r.errors.map((e) => e.event_index),
+  notes: r.notes.map((n) => n.code),
+  messages: r.errors.filter((e) => !e.code.startsWith('JSON_')).map((e) => e.message),
+});
+
+async function expectAgreement(text: string, sizes: readonly number[]): Promise<VerifyResult> {
+  const bytes = new TextEncoder().encode(text);
+  const expected = verifyJson(bytes, options);
+  expect(comparable(await verifyStream(cut(bytes, sizes), options))).toEqual(comparable(expected));
+  return expected;
+}
+
+/** Chunk sizes: single bytes, a few bytes (cuts inside escapes and UTF-8), events, whole. */
+const sizes = fc.oneof(
+  fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 5 }),
+  fc.array(fc.integer({ min: 1, max: 600 }), { minLength: 1, maxLength: 5 }),
+  fc.constant([1 << 20]),
+);
+
+/**
+ * Each spoils an event's text: a duplicate name (at the top, inside, or escaped), an
+ * out-of-range number, a change to a value, an event that is no object, a syntax error,
+ * nesting at and past the limits. The chain must pick up again after the spoiled event.
+ */
+const SPOILERS: readonly ((text: string) => string)[] = [
+  (t) => t.replace('{', '{"seq":1,'),
+  (t) => t.replace(/\{("[^"]*":)/, '{"a":{"b":1,"b":2},$1'),
+  (t) => t.replace('{', '{"big":1e999,'),
+  (t) => t.replace('"seq":', '"seq": 1e0, "other":'),
+  (t) => t.replace(/"span_id":"[^"]*"/, '"span_id":"changed"'),
+  () => 'null',
+  () => '[1,2]',
+  (t) => t.slice(0, -1) + ',}',
+  (t) => t.replace('{', '{"d":' + '['.repeat(520) + ']'.repeat(520) + ','),
+  // Nesting at the strict reader's limit for an event (510 levels), and one past it.
+  (t) => t.replace('{', '{"d":' + '['.repeat(509) + ']'.repeat(509) + ','),
+  (t) => t.replace('{', '{"d":' + '['.repeat(510) + ']'.repeat(510) + ','),
+  (t) => t.replace('{', '{"\\u0073eq":1,'),
+];
+
+describe('verifyStream, batches of events', () => {
+  it('verifies the record as JSON.stringify writes it, pretty-printed, and with tab-indented events, however cut', async () => {
+    const texts = [
+      JSON.stringify(RECORD),
+      JSON.stringify(RECORD, null, 2),
+      recordWith((e) => JSON.stringify(e, null, '\t')),
+    ];
+    for (const text of texts)
+      for (const s of [[1], [3, 5, 7], [64], [511, 13], [1 << 20]]) {
+        expect((await expectAgreement(text, s)).verdict).toBe('valid');
+      }
+  });
+
+  it('agrees with verifyJson on events in any member order and form, however cut', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.gen(), fc.constantFrom(0, 0.05, 0.3), sizes, async (g, rate, s) => {
+        const text = recordWith(written(randomOf(g), rate));
+        const result = await expectAgreement(text, s);
+        // Every form of the same events is the same record (docs/spec.md §2).
+        expect(result.verdict).toBe('valid');
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('agrees with verifyJson when one event is spoiled, however cut', async () => {
+    for (const spoil of SPOILERS)
+      for (const at of [0, 1, 17, RECORD.events.length - 1])
+        for (const s of [[1], [5, 3], [200], [1 << 20]]) {
+          const text = recordWith((e, i) =>
+            i === at ? spoil(JSON.stringify(e)) : JSON.stringify(e),
+          );
+          await expectAgreement(text, s);
+        }
+  });
+
+  it('agrees with verifyJson when one event in any form is spoiled, however cut', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.gen(),
+        fc.nat(RECORD.events.length - 1),
+        fc.nat(SPOILERS.length - 1),
+        sizes,
+        async (g, at, which, s) => {
+          const write = written(randomOf(g), 0.05);
+          const spoil = SPOILERS[which] as (text: string) => string;
+          const text = recordWith((e, i) => (i === at ? spoil(write(e)) : write(e)));
+          await expectAgreement(text, s);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('agrees with verifyJson on records cut short or given extra text after their events', async () => {
+    const text = JSON.stringify(RECORD);
+    const events = text.indexOf('"events":[');
+    for (const end of [events + 11, events + 500, text.length - 300, text.length - 1]) {
+      await expectAgreement(text.slice(0, end), [97]);
+      await expectAgreement(text.slice(0, end) + ']}', [1 << 20]);
+    }
+    await expectAgreement(text.replace('"events":[', '"events":[ , '), [50]);
+    await expectAgreement(text.replace('"events":[', '"events":[{}} '), [50]);
+  });
+});
