@@ -1,4 +1,4 @@
-// Property: ControlFinder.has and nextControl find a raw control character (U+0000 to
+// Property: ControlFinder.has, ControlFinder.next and nextControl find a raw control character (U+0000 to
 // U+001F, RFC 8259 §7) exactly where a plain search finds one, in any stretch of any text,
 // read four bytes at a time from an ASCII text's bytes at any alignment, or code unit by
 // code unit.
@@ -47,6 +47,23 @@ describe('control characters', () => {
     );
   });
 
+  it('are found from any position of an ASCII text read as bytes at any alignment', () => {
+    // Long enough for blocks of whole words, the control characters far apart or close.
+    const long = fc
+      .tuple(text(true), fc.nat(400), text(true))
+      .map(([a, n, b]) => a + 'x'.repeat(n) + b);
+    fc.assert(
+      fc.property(long, fc.nat(7), fc.nat(), (s, offset, a) => {
+        const from = a % (s.length + 1);
+        const found = s.slice(from).search(CONTROL);
+        const expected = found < 0 ? s.length : from + found;
+        expect(new ControlFinder(s, bytesAt(s, offset)).next(from)).toBe(expected);
+        expect(new ControlFinder(s, undefined).next(from)).toBe(expected);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
   it('are found in any stretch of any text read as code units', () => {
     fc.assert(
       fc.property(text(false), fc.nat(), fc.nat(), (s, a, b) => {
@@ -63,7 +80,7 @@ describe('control characters', () => {
   });
 
   it('are found in every position of a long stretch, whole words included', () => {
-    const s = 'x'.repeat(67);
+    const s = 'x'.repeat(300);
     for (let at = 0; at < s.length; at++) {
       const marked = s.slice(0, at) + '\u001f' + s.slice(at + 1);
       for (let offset = 0; offset < 4; offset++) {
@@ -72,6 +89,8 @@ describe('control characters', () => {
         expect(finder.has(0, at)).toBe(false);
         expect(finder.has(at + 1, marked.length)).toBe(false);
         expect(finder.has(at, at + 1)).toBe(true);
+        expect(finder.next(0)).toBe(at);
+        expect(finder.next(at + 1)).toBe(marked.length);
       }
     }
   });

@@ -1,9 +1,10 @@
 // Where JSON text holds raw control characters (U+0000 to U+001F), which RFC 8259 §7 allows
 // between tokens only as whitespace (tab, line feed, carriage return) and never inside a
-// string. The event reader proves an event free of them in two steps: one native search tells
-// whether the event holds any at all (compact text holds none: one search covers the whole
-// record); only when it does (pretty-printed text, or an invalid string) are its strings looked
-// into one by one.
+// string. The event reader proves an event free of them in two steps: one search tells whether
+// the event holds any at all (compact text holds none: one search covers the whole record);
+// only when it does (pretty-printed text, or an invalid string) are its strings looked into
+// one by one. An ASCII text's bytes are read four at a time, any other text's code units by a
+// regular expression (native, but slower than the words).
 
 /** A control character, searched from lastIndex (test on a global expression allocates nothing). */
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
@@ -15,9 +16,15 @@ export function nextControl(text: string, from: number): number {
   return CONTROL.test(text) ? CONTROL.lastIndex - 1 : text.length;
 }
 
-/** Bytes below 0x20 in a 32-bit word set the top bit of their byte in (w - 0x20202020) & ~w. */
+/**
+ * Bytes below 0x20 in a 32-bit word w set the top bit of their byte in (w - 0x20202020) & ~w
+ * (borrows only carry past a byte that is below 0x20 itself, so the result is 0 exactly when
+ * no byte is).
+ */
 const BELOW_SPACE = 0x20202020;
 const TOP_BITS = 0x80808080 | 0;
+/** Words tested together before looking at the result (small: pretty text holds many). */
+const BLOCK = 32;
 
 /**
  * Looks for control characters in stretches of one text, reading its bytes four at a time
@@ -47,6 +54,36 @@ export class ControlFinder {
       ascii.byteOffset - shift,
       (ascii.length + shift) >> 2,
     );
+  }
+
+  /** Index of the first control character at or after `from`, or the text's length. */
+  next(from: number): number {
+    const words = this.#words;
+    if (words === undefined) return nextControl(this.#text, from);
+    const bytes = this.#bytes as Uint8Array;
+    const shift = this.#shift;
+    const n = bytes.length;
+    // Bytes before the first whole word, blocks of whole words, then the bytes after them.
+    let w = (from + shift + 3) >> 2;
+    const last = (n + shift) >> 2;
+    const head = Math.min((w << 2) - shift, n);
+    for (let i = from; i < head; i++) if ((bytes[i] as number) < 0x20) return i;
+    while (w < last) {
+      const end = Math.min(last, w + BLOCK);
+      let found = 0;
+      for (let v = w; v < end; v++) {
+        const x = words[v] as number;
+        found |= (x - BELOW_SPACE) & ~x;
+      }
+      if ((found & TOP_BITS) !== 0) {
+        for (let i = (w << 2) - shift, to = (end << 2) - shift; i < to; i++)
+          if ((bytes[i] as number) < 0x20) return i;
+      }
+      w = end;
+    }
+    for (let i = Math.max(from, (last << 2) - shift); i < n; i++)
+      if ((bytes[i] as number) < 0x20) return i;
+    return n;
   }
 
   /** Whether text[s, e) holds a control character. */

@@ -20,7 +20,7 @@ import {
   isStringifyUnicodeEscape,
   sortsAfter,
 } from './canonical-tokens.js';
-import { ControlFinder, nextControl } from './control-characters.js';
+import { ControlFinder } from './control-characters.js';
 import { DECLINED, parseToken } from './declined.js';
 import { grown } from './grown.js';
 import { skipWhitespace } from './lexer.js';
@@ -284,7 +284,7 @@ export class EventReader {
   #checkControls(at: number, end: number): void {
     let next = this.#nextControl;
     if (next < at || this.#controlFrom > at) {
-      next = nextControl(this.text, at);
+      next = this.#controls.next(at);
       this.#controlFrom = at;
       this.#nextControl = next;
     }
@@ -294,9 +294,13 @@ export class EventReader {
     const { ns, ne, vs, ve } = this;
     for (let m = 0; m < this.items; m++) {
       const s = ns[m] as number;
-      if (s >= 0 && controls.has(s, ne[m] as number)) throw DECLINED;
       const v = vs[m] as number;
-      if (text.charCodeAt(v) === 0x22 && controls.has(v + 1, (ve[m] as number) - 1)) throw DECLINED;
+      const isString = text.charCodeAt(v) === 0x22;
+      // A name and its string value at once, from the name to the value's closing quote:
+      // between them lies a colon and, only in spaced text, whitespace that may hold one.
+      if (s >= 0 && isString && !controls.has(s, (ve[m] as number) - 1)) continue;
+      if (s >= 0 && controls.has(s, ne[m] as number)) throw DECLINED;
+      if (isString && controls.has(v + 1, (ve[m] as number) - 1)) throw DECLINED;
     }
   }
 
