@@ -154,6 +154,31 @@ describe('event canonicalizer', () => {
     );
   });
 
+  it('agrees on ASCII records indented any way, read from their bytes', () => {
+    // Runs of spaces of every length and alignment, which the reader steps over four at a time.
+    const indent = fc.oneof(
+      fc.integer({ min: 1, max: 10 }),
+      fc.constantFrom('\t', ' \t   ', '\r\n', '     \t'),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(eventOf(asciiString), { minLength: 1, maxLength: 4 }),
+        indent,
+        fc.nat(7),
+        (events, space, shift) => {
+          const values = events.map((event) => valueOf(asciiNames(event)));
+          const text =
+            ' '.repeat(shift) + JSON.stringify({ events: values }, null, space).trimStart();
+          const bytes = Buffer.from(text);
+          expect(bytes.length).toBe(text.length);
+          expectAgreement(text, bytes);
+          expectAgreement(text);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('agrees when reading the bytes of ASCII records', () => {
     fc.assert(
       fc.property(

@@ -23,7 +23,6 @@ import {
 import { ControlFinder } from './control-characters.js';
 import { DECLINED, parseToken } from './declined.js';
 import { grown } from './grown.js';
-import { skipWhitespace } from './lexer.js';
 
 /** The member left out of what is hashed (docs/spec.md §3). */
 export const HASH_KEY = '_hash';
@@ -31,6 +30,8 @@ export const HASH_KEY = '_hash';
 const MAX_FRAMES = DEFAULT_MAX_DEPTH + 2;
 /** Numbers with at most this many digits and no fraction or exponent print as written. */
 const PLAIN_INTEGER_DIGITS = 15;
+/** Four spaces as a little-endian 32-bit word. */
+const FOUR_SPACES = 0x20202020;
 
 /** The node and item tables of the event read last, and the reader's position state. */
 export class EventReader {
@@ -87,11 +88,20 @@ export class EventReader {
   #controlFrom = 0;
   #nextControl = -1;
   readonly #controls: ControlFinder;
+  // The text's bytes when it is ASCII, to step over indentation four spaces at a time.
+  readonly #bytes: DataView | undefined;
+  readonly #lastWord: number;
 
   /** `ascii`, when given, holds the text's characters as bytes (it is all ASCII). */
   constructor(text: string, ascii?: Uint8Array) {
     this.text = text;
     this.#controls = new ControlFinder(text, ascii);
+    const bytes =
+      ascii !== undefined && ascii.length === text.length
+        ? new DataView(ascii.buffer, ascii.byteOffset, ascii.length)
+        : undefined;
+    this.#bytes = bytes;
+    this.#lastWord = bytes === undefined ? -1 : bytes.byteLength - 4;
   }
 
   /** Forgets the backslash position (for a read that does not continue the last one). */
@@ -121,7 +131,7 @@ export class EventReader {
     while (i < n) {
       const c = text.charCodeAt(i);
       if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) {
-        i = skipWhitespace(text, i);
+        i = this.#skipWhitespace(i);
         if (node >= 0) this.nVerbatim[node] = 0;
         continue;
       }
@@ -130,7 +140,7 @@ export class EventReader {
           i++;
           wantValue = true;
           if (inArray) continue;
-          const name = text.charCodeAt(i) === 0x22 ? i : skipWhitespace(text, i);
+          const name = text.charCodeAt(i) === 0x22 ? i : this.#skipWhitespace(i);
           if (name !== i) this.nVerbatim[node] = 0;
           item = this.#memberName(name, node, depth);
           i = this.#afterColon(node);
@@ -178,7 +188,7 @@ export class EventReader {
         let next = i + 1;
         const d = text.charCodeAt(next);
         if (d === 0x20 || d === 0x0a || d === 0x0d || d === 0x09) {
-          next = skipWhitespace(text, next);
+          next = this.#skipWhitespace(next);
           this.nVerbatim[child] = 0;
         }
         i = next;
@@ -352,7 +362,7 @@ export class EventReader {
     const text = this.text;
     let i = this.#colonAt;
     if (text.charCodeAt(i) !== 0x3a /* : */) {
-      i = skipWhitespace(text, i);
+      i = this.#skipWhitespace(i);
       if (text.charCodeAt(i) !== 0x3a) throw DECLINED;
       this.nVerbatim[node] = 0;
     }
@@ -360,9 +370,31 @@ export class EventReader {
     const c = text.charCodeAt(i);
     if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) {
       this.nVerbatim[node] = 0;
-      return skipWhitespace(text, i);
+      return this.#skipWhitespace(i);
     }
     return i;
+  }
+
+  /**
+   * Index of the first character at or after `at` that is not JSON whitespace (RFC 8259 §2).
+   * Pretty-printed text indents with runs of spaces: read as bytes, four of them at a time.
+   */
+  #skipWhitespace(at: number): number {
+    const text = this.text;
+    const bytes = this.#bytes;
+    let i = at;
+    for (;;) {
+      const c = text.charCodeAt(i);
+      if (c === 0x20) {
+        i++;
+        if (bytes !== undefined)
+          while (i <= this.#lastWord && bytes.getInt32(i, true) === FOUR_SPACES) i += 4;
+      } else if (c === 0x0a || c === 0x0d || c === 0x09) {
+        i++;
+      } else {
+        return i;
+      }
+    }
   }
 
   /** Index of the quote closing the string whose content starts at `at`. */
