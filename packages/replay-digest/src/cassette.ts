@@ -24,27 +24,36 @@ export function cassetteStep(previous: string, entry: OracleEntry): string {
   return sha256Hex(previous + canonical(entry));
 }
 
+/** An event's seq as seqOrder sorts it: a missing or non-numeric seq (or NaN) sorts last. */
+function seqKey(event: unknown): number {
+  const seq = (event as { seq?: unknown } | null)?.seq;
+  return typeof seq === 'number' && !Number.isNaN(seq) ? seq : Infinity;
+}
+
+/** Whether `events` is in seq order already: writers append in seq order, so almost always. */
+function inSeqOrder(events: readonly unknown[]): boolean {
+  let last = -Infinity;
+  for (let i = 0; i < events.length; i++) {
+    const seq = seqKey(events[i]);
+    if (seq < last) return false;
+    last = seq;
+  }
+  return true;
+}
+
 /**
  * The indices of `events` in seq order: a stable sort, so equal seqs keep array order, and a
  * missing or non-numeric seq sorts last (such a record fails the `consistent` check anyway).
  */
 export function seqOrder(events: readonly unknown[]): number[] {
-  const seqs = events.map((event) => {
-    const seq = (event as { seq?: unknown } | null)?.seq;
-    return typeof seq === 'number' && !Number.isNaN(seq) ? seq : Infinity;
+  const order = events.map((_, index) => index);
+  if (inSeqOrder(events)) return order;
+  const seqs = events.map(seqKey);
+  return order.sort((a, b) => {
+    const sa = seqs[a] as number;
+    const sb = seqs[b] as number;
+    return sa === sb ? a - b : sa < sb ? -1 : 1;
   });
-  // Writers append in seq order, so the array is almost always sorted already.
-  let sorted = true;
-  for (let i = 1; i < seqs.length && sorted; i++)
-    sorted = (seqs[i - 1] as number) <= (seqs[i] as number);
-  if (sorted) return events.map((_, index) => index);
-  return events
-    .map((_, index) => index)
-    .sort((a, b) => {
-      const sa = seqs[a] as number;
-      const sb = seqs[b] as number;
-      return sa === sb ? a - b : sa < sb ? -1 : 1;
-    });
 }
 
 /**
@@ -60,13 +69,41 @@ export function cassetteDigest(
   known?: KnownMemberTexts,
   reading: OutputReading = 'published',
 ): CassetteDigest {
+  return (
+    digestInOrder(events, known, reading, null) ??
+    (digestInOrder(events, known, reading, seqOrder(events)) as CassetteDigest)
+  );
+}
+
+// Writers append in seq order, so the digests first walk the events in array order, checking
+// as they go that it is seq order (one pass over the events instead of two); only when it is
+// not do they walk them again, sorted. An event that cannot enter the stream is reported from
+// the array-order walk only when the whole array is in seq order, so that the error is always
+// the one seq order meets first.
+
+/** cassetteDigest over the events in `order` (null: array order, or null when it is not seq order). */
+function digestInOrder(
+  events: readonly unknown[],
+  known: KnownMemberTexts | undefined,
+  reading: OutputReading,
+  order: readonly number[] | null,
+): CassetteDigest | null {
+  let lastSeq = -Infinity;
   let head = '';
   let entryCount = 0;
-  for (const index of seqOrder(events)) {
+  for (let k = 0; k < events.length; k++) {
+    const index = order === null ? k : (order[k] as number);
+    const event = events[index];
+    if (order === null) {
+      const seq = seqKey(event);
+      if (seq < lastSeq) return null;
+      lastSeq = seq;
+    }
     let text: string | null;
     try {
-      text = entryText(events[index], known, index, reading);
+      text = entryText(event, known, index, reading);
     } catch (err) {
+      if (order === null && !inSeqOrder(events)) return null;
       if (err instanceof ReplayDigestError) err.eventIndex = index;
       throw err;
     }
@@ -95,12 +132,31 @@ export function cassetteDigestsByReading(
   events: readonly unknown[],
   known?: KnownMemberTexts,
 ): CassetteDigestsByReading {
+  return (
+    digestsInOrder(events, known, null) ??
+    (digestsInOrder(events, known, seqOrder(events)) as CassetteDigestsByReading)
+  );
+}
+
+/** cassetteDigestsByReading over the events in `order`, as digestInOrder walks them. */
+function digestsInOrder(
+  events: readonly unknown[],
+  known: KnownMemberTexts | undefined,
+  order: readonly number[] | null,
+): CassetteDigestsByReading | null {
+  let lastSeq = -Infinity;
   let published = '';
   let seed = '';
   let diverged = false;
   let entryCount = 0;
-  for (const index of seqOrder(events)) {
+  for (let k = 0; k < events.length; k++) {
+    const index = order === null ? k : (order[k] as number);
     const event = events[index];
+    if (order === null) {
+      const seq = seqKey(event);
+      if (seq < lastSeq) return null;
+      lastSeq = seq;
+    }
     // entryTextsByReading, without an object for each entry's two texts.
     let text: string | null;
     let seedText: string;
@@ -109,6 +165,7 @@ export function cassetteDigestsByReading(
       if (text === null) continue;
       seedText = readingsDiffer(event) ? (entryText(event, known, index, 'seed') as string) : text;
     } catch (err) {
+      if (order === null && !inSeqOrder(events)) return null;
       if (err instanceof ReplayDigestError) err.eventIndex = index;
       throw err;
     }

@@ -14,6 +14,7 @@
 import { canonical, sha256Hex } from '@runback/canonical';
 import { ReplayDigestError, describeValue } from './errors.js';
 import { isPlainObject } from './plain.js';
+import { quoted } from './quote.js';
 import { parseKeyProjection, projectKeyInput, type KeyProjection } from './projection.js';
 
 /** Which reading of an llm / tool entry's output (docs/spec.md §4.1). */
@@ -54,6 +55,9 @@ type OracleShape =
       readonly inputField: 'request' | 'input';
       readonly outputField: 'response' | 'output';
       readonly projection: KeyProjection | undefined;
+      /** The entry's text after its key: with an output to follow, and without one. */
+      readonly kindOutput: string;
+      readonly kindEnd: string;
     }
   | { readonly kind: string; readonly key: string; readonly env: true };
 
@@ -67,12 +71,16 @@ const KEYED = {
     nameLabel: 'model.model_id',
     inputField: 'request',
     outputField: 'response',
+    kindOutput: '","kind":"llm","output":',
+    kindEnd: '","kind":"llm"}',
   },
   tool: {
     nameOf: (event: Record<string, unknown>): unknown => event['tool_name'],
     nameLabel: 'tool_name',
     inputField: 'input',
     outputField: 'output',
+    kindOutput: '","kind":"tool","output":',
+    kindEnd: '","kind":"tool"}',
   },
 } as const;
 
@@ -94,6 +102,8 @@ function oracleShapeOf(event: Record<string, unknown>): OracleShape | null {
         inputField: keyed.inputField,
         outputField: keyed.outputField,
         projection: parseKeyProjection(event['key_projection']),
+        kindOutput: keyed.kindOutput,
+        kindEnd: keyed.kindEnd,
       };
     }
     case 'env': {
@@ -177,7 +187,7 @@ export function entryText(
   // Members sort as key, kind, output; an undefined output is omitted, as canonical() does.
   if ('env' in shape) {
     const output = event['output'];
-    const head = '{"key":' + JSON.stringify(shape.key) + ',"kind":' + JSON.stringify(shape.kind);
+    const head = '{"key":' + quoted(shape.key) + ',"kind":' + quoted(shape.kind);
     if (output === undefined) return head + '}';
     return head + ',"output":' + textOf(output, 'output', known, index) + '}';
   }
@@ -201,8 +211,11 @@ export function entryText(
     outputText = output === undefined ? undefined : textOf(output, shape.outputField, known, index);
   }
   const key = sha256Hex(shape.keyPrefix + inputText);
-  const head = '{"key":"' + key + '","kind":"' + shape.kind + '"';
-  return outputText === undefined ? head + '}' : head + ',"output":' + outputText + '}';
+  // '{"key":"…","kind":"…"' then ',"output":…' when there is one, and '}': the kind's part is
+  // one constant, so that the text the cassette hashes is made of fewer pieces.
+  return outputText === undefined
+    ? '{"key":"' + key + shape.kindEnd
+    : '{"key":"' + key + shape.kindOutput + outputText + '}';
 }
 
 /** canonical(value) for the event member `member`, from `known` when it has it. */

@@ -14,6 +14,25 @@ const TEXT_GROUP = 16;
 /** The members a cassette-member table (useCassetteMembers) holds, in its order. */
 export const CASSETTE_SLOTS: readonly string[] = ['request', 'response', 'input', 'output'];
 
+/**
+ * A member's place in CASSETTE_SLOTS, or -1: a switch on the (interned) name, where indexOf
+ * was a builtin call for every member the cassette asks for.
+ */
+function slotOf(member: string): number {
+  switch (member) {
+    case 'request':
+      return 0;
+    case 'response':
+      return 1;
+    case 'input':
+      return 2;
+    case 'output':
+      return 3;
+    default:
+      return -1;
+  }
+}
+
 /** Chain hashes and canonical texts of the events of one record text, by event position. */
 export class CanonicalizedEvents implements KnownMemberTexts {
   readonly #text: string;
@@ -100,7 +119,7 @@ export class CanonicalizedEvents implements KnownMemberTexts {
     const scan = this.#scan;
     if (scan.proven[index] !== 1) return undefined;
     const table = this.#cassetteMembers;
-    const slot = table === undefined ? -1 : CASSETTE_SLOTS.indexOf(member);
+    const slot = table === undefined ? -1 : slotOf(member);
     if (slot >= 0) {
       const m = (table as Int32Array)[index * 4 + slot] as number;
       if (m === -1) return undefined;
