@@ -128,6 +128,12 @@ describe('verifyStream, batches of events', () => {
       }
   });
 
+  it('verifies a record with more events than one batch holds, in one chunk and cut', async () => {
+    const big = JSON.stringify(sealedRecord(700));
+    for (const s of [[1 << 20], [4096, 333], [1]])
+      expect((await expectAgreement(big, s)).verdict).toBe('valid');
+  });
+
   it('agrees with verifyJson on events in any member order and form, however cut', async () => {
     await fc.assert(
       fc.asyncProperty(fc.gen(), fc.constantFrom(0, 0.05, 0.3), sizes, async (g, rate, s) => {

@@ -23,6 +23,12 @@ export class EventBatch {
     this.count = 0;
   }
 
+  /** Empties the batch for the events after it in the same text, the first of them at `first`. */
+  clear(first: number): void {
+    this.first = first;
+    this.count = 0;
+  }
+
   add(start: number, end: number): void {
     if (this.count === this.starts.length) {
       this.starts = grown(this.starts, new Int32Array(this.count * 2));

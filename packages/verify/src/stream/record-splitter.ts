@@ -38,6 +38,12 @@ const enum State {
   Whole,
 }
 
+/**
+ * Events handed on at once at most: what is kept per event of a batch (a chain hash, a few
+ * numbers) stays bounded however many small events one chunk holds.
+ */
+const BATCH_EVENTS = 256;
+
 const isSpace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
 /** Walks the text chunk by chunk; the first structural error stops it. */
@@ -295,6 +301,10 @@ export class RecordSplitter {
       if (done < 0) return n;
       this.#batch.add(this.#elementStart, this.#carry.length + done);
       this.#events++;
+      if (this.#batch.count === BATCH_EVENTS) {
+        this.#sink.events(this.#batch);
+        this.#batch.clear(this.#events);
+      }
       this.#state = State.AfterElement;
       return done;
     }
