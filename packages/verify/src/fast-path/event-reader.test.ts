@@ -16,7 +16,7 @@ const BAD_VALUES: readonly string[] = [
   ...['1.5.5', '1e5e5', '1-2', '0x1', '1ee5', '1.5e', '2e1.5', '-e5', 'Infinity', 'NaN'],
   ...['tru', 'nul', 'fals', 'True', 'nULL', 'fAlse', 'truex', 'nullx', 'falsex', 'tr', 't'],
   ...['"\\x"', '"\\u12"', '"\\u12g4"', '"\\uGGGG"', '"\\u"', '"\\U0041"', '"\\a"', '"\\0"'],
-  ...['"\\\'"', '"a\\ b"', '"\\u00e"', "'a'"],
+  ...['"\\\'"', '"a\\ b"', '"\\u00e"', "'a'", '"open', '1 x', '"a" "b"', '1 2'],
 ];
 
 /** Every raw control character, each in a string (where RFC 8259 §7 forbids it). */

@@ -3,7 +3,6 @@ import { PEM, sealedLoanRecord, viaJson } from '../../test/support/fixtures.js';
 import { verifyJson, verifyJsonWith } from '../verify.js';
 import { canonicalizeEvents } from './canonicalized-events.js';
 import { readRecordWithViews, VIEW_MEMBERS } from './event-views.js';
-import { isWellFormedTokens } from './json-tokens.js';
 
 const TRUST = { pinned: [PEM.current] };
 
@@ -17,51 +16,6 @@ function viewsOf(text: string) {
   if (known === null) throw new Error('expected the pass to scan the events');
   return readRecordWithViews(text, known.scan);
 }
-
-const tokens = (text: string): boolean => isWellFormedTokens(text, 0, text.length);
-
-describe('isWellFormedTokens', () => {
-  it('accepts every JSON token form and whitespace', () => {
-    expect(tokens('{"a":[0,-0,1.5,-2e-3,3E+20,true,false,null,"x\\n\\"\\\\\\/\\u00E9"]}')).toBe(
-      true,
-    );
-    expect(tokens(' {\n\t"a" :\r\n [ ] } ')).toBe(true);
-    expect(tokens('"\u00e9\ud83d\ude00"')).toBe(true);
-  });
-
-  it('refuses what JSON.parse refuses in a token', () => {
-    for (const bad of [
-      '[01]',
-      '[-01]',
-      '[1.]',
-      '[-.5]',
-      '[.5]',
-      '[1.e5]',
-      '[1e]',
-      '[+1]',
-      '[tru]',
-      '[nul]',
-      '[fals]',
-      '[True]',
-      '["\\x"]',
-      '["\\u12"]',
-      '["\\u12g4"]',
-      '["a\u0001b"]',
-      '["a\nb"]',
-      '["\u001f"]',
-      '["open]',
-      '[1 x]',
-    ]) {
-      expect(tokens(bad), bad).toBe(false);
-      expect(() => JSON.parse(bad), bad).toThrow();
-    }
-  });
-
-  it('ends on a long stretch that fails at its end', () => {
-    expect(tokens('['.repeat(50_000) + 'x')).toBe(false);
-    expect(tokens('"' + 'a'.repeat(100_000))).toBe(false);
-  });
-});
 
 describe('readRecordWithViews', () => {
   it('gives each proven event as a view of the members the steps read', () => {
