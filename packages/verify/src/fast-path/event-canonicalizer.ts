@@ -249,11 +249,14 @@ export class EventCanonicalizer {
       this.#head = hash;
       this.#hashes[k] = hash;
       this.#chained = k + 1;
-      // The event's _hash, when it holds these digits, gives the next event its head bytes.
+      // The event's _hash, when it holds these digits, gives the next event its head bytes
+      // (a slice compares faster than startsWith, or than comparing code units in a loop).
       const h = reader.hashItem;
       const vs = h < 0 ? -1 : (reader.vs[h] as number) + 1;
       this.#headAt =
-        vs > 0 && reader.ve[h] === vs + HEAD + 1 && holdsAt(this.#text, vs, hash) ? vs : -1;
+        vs > 0 && reader.ve[h] === vs + HEAD + 1 && this.#text.slice(vs, vs + HEAD) === hash
+          ? vs
+          : -1;
       this.#hashAsStored[k] = this.#headAt >= 0 ? 1 : 0;
     }
     this.#recordMembers();
@@ -336,12 +339,4 @@ export class EventCanonicalizer {
     this.#mValueEnd = grown(this.#mValueEnd, new Int32Array(size));
     this.#mText = grown(this.#mText, new Int32Array(size));
   }
-}
-
-/** Whether text holds `s` at `at` (compared in place: neither a slice nor a builtin call). */
-function holdsAt(text: string, at: number, s: string): boolean {
-  const n = s.length;
-  let i = 0;
-  while (i < n && text.charCodeAt(at + i) === s.charCodeAt(i)) i++;
-  return i === n;
 }
