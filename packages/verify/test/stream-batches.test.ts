@@ -134,6 +134,22 @@ describe('verifyStream, batches of events', () => {
       expect((await expectAgreement(big, s)).verdict).toBe('valid');
   });
 
+  it('reads each chunk on its own, even chunks with the same text', async () => {
+    // Every chunk after the first is the same event text and its comma: what a pass found in
+    // one chunk (where the next backslash is…) must not be taken for the next one's.
+    const event = '{"s":"\\u0061\\/","t":"\\n","n":1,"_hash":"x"}';
+    const head = '{"$schema":"runback.audit/v2","manifest":{"content_digest":"x"},"events":[';
+    const pieces = [head, ...Array.from({ length: 40 }, () => event + ','), event + ']}'];
+    const bytes = new TextEncoder().encode(pieces.join(''));
+    const encoder = new TextEncoder();
+    async function* chunks(): AsyncGenerator<Uint8Array> {
+      for (const piece of pieces) yield encoder.encode(piece);
+    }
+    const expected = comparable(verifyJson(bytes, options));
+    expect(expected.messages.join(' ')).toContain('content_digest');
+    expect(comparable(await verifyStream(chunks(), options))).toEqual(expected);
+  });
+
   it('agrees with verifyJson on events in any member order and form, however cut', async () => {
     await fc.assert(
       fc.asyncProperty(fc.gen(), fc.constantFrom(0, 0.05, 0.3), sizes, async (g, rate, s) => {

@@ -25,6 +25,9 @@ export class BatchChain {
   #lengths = new Int32Array(256);
   #names = new Int32Array(256);
   #depths = new Int32Array(256);
+  #reader: EventReader | undefined = undefined;
+  #textId = -1;
+  #writer: EventWriter | undefined = undefined;
   // One proven stretch, the whole of an event's text, refilled by spanOf.
   readonly #span: ProvenSpans = {
     count: 1,
@@ -45,7 +48,9 @@ export class BatchChain {
     try {
       this.#read(batch, head);
     } catch {
-      // Not proven: the chain step serializes the rest (a Declined already stopped #read).
+      // Not proven: the chain step serializes the rest (a Declined already stopped #read);
+      // the reader is not read on from a state an unexpected error left.
+      this.#reader = undefined;
     }
   }
 
@@ -60,8 +65,17 @@ export class BatchChain {
 
   #read(batch: EventBatch, first: string): void {
     const text = batch.text;
-    const reader = new EventReader(text);
-    const writer = new EventWriter(reader, undefined, 1 << 16);
+    // One reader for all the batches of one text: it keeps where the next backslash is (and
+    // such), which a new one would look for from its first event up to the end of the text.
+    // Texts are told apart by the batch's number for them, never by content: a reader's
+    // positions hold only for the very text it read on.
+    if (this.#reader === undefined || this.#textId !== batch.textId) {
+      this.#reader = new EventReader(text);
+      this.#writer = new EventWriter(this.#reader, undefined, 1 << 16);
+      this.#textId = batch.textId;
+    }
+    const reader = this.#reader;
+    const writer = this.#writer as EventWriter;
     const { starts, ends, count } = batch;
     let head = first;
     for (let k = 0; k < count; k++) {

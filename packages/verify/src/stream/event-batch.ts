@@ -6,6 +6,8 @@ export class EventBatch {
   #carry = '';
   #chunk = '';
   #text: string | null = null;
+  /** Which text the places index: a new number for each text, the same for its batches. */
+  textId = 0;
   /** The index of the batch's first event in the events array. */
   first = 0;
   /** How many events the batch holds. */
@@ -19,6 +21,7 @@ export class EventBatch {
     this.#carry = carry;
     this.#chunk = chunk;
     this.#text = null;
+    this.textId++;
     this.first = first;
     this.count = 0;
   }
