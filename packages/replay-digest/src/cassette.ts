@@ -81,7 +81,10 @@ export function cassetteDigest(
 // the array-order walk only when the whole array is in seq order, so that the error is always
 // the one seq order meets first.
 
-/** cassetteDigest over the events in `order` (null: array order, or null when it is not seq order). */
+/**
+ * cassetteDigest over the events in `order`; with no order, over the array order, giving null
+ * as soon as that turns out not to be seq order.
+ */
 function digestInOrder(
   events: readonly unknown[],
   known: KnownMemberTexts | undefined,
