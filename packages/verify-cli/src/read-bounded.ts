@@ -5,7 +5,7 @@
 // be opened as a stream of chunks (openRegularFile), so that a record larger than memory, or
 // than the longest string an engine can hold, is verified without being held whole.
 import { constants, type Stats } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 
 /** The default cap: 256 MiB, well under the longest string a JavaScript engine can hold. */
 export const DEFAULT_MAX_INPUT_BYTES = 256 * 1024 * 1024;
@@ -49,15 +49,35 @@ export async function readBoundedInput(
     const info = await handle.stat();
     refuseIrregular(info);
     if (info.size > maxBytes) throw tooLarge('a file', maxBytes);
-    // The file may grow while it is read: read through the cap, never past it.
-    return await collect(
-      handle.createReadStream({ autoClose: false, highWaterMark: 1 << 20 }),
-      maxBytes,
-      'a file',
-    );
+    return await readWhole(handle, info.size, maxBytes);
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * Reads an open regular file to its end into one buffer sized by its `stat` (no chunks to
+ * join: for a 48 MB record that copy and the stream's turns of the event loop cost about
+ * 50 ms). The file may grow while it is read, so the buffer grows too, through the cap and
+ * never past it; what is returned is only the bytes read.
+ */
+async function readWhole(handle: FileHandle, size: number, maxBytes: number): Promise<Uint8Array> {
+  // One byte over the size stated, so that reaching the end is seen without a second buffer.
+  let buffer = Buffer.allocUnsafe(Math.min(size, maxBytes) + 1);
+  let total = 0;
+  for (;;) {
+    if (total === buffer.length) {
+      if (total > maxBytes) throw tooLarge('a file', maxBytes);
+      const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2, maxBytes + 1));
+      buffer.copy(grown, 0, 0, total);
+      buffer = grown;
+    }
+    const { bytesRead } = await handle.read(buffer, total, buffer.length - total, null);
+    if (bytesRead === 0) break;
+    total += bytesRead;
+  }
+  if (total > maxBytes) throw tooLarge('a file', maxBytes);
+  return buffer.subarray(0, total);
 }
 
 /** What a file's `stat` says about its kind; anything but a regular file is refused. */

@@ -2,7 +2,8 @@
 // FIFO is refused before any byte is read, standard input and files stop at --max-bytes, each
 // with a stable code and exit 64.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -87,5 +88,23 @@ describe('bounded input', () => {
       expect(u.status, bad).toBe(64);
       expect(u.stderr).toContain('expected --max-bytes to be a whole number of bytes >= 1');
     }
+  });
+
+  it('a file is read whole, byte for byte, however its size compares with the read sizes', async () => {
+    const dir = tempDir();
+    for (const size of [0, 1, 65535, 65536, 65537, 3 * 1024 * 1024 + 7]) {
+      const file = join(dir, `f${size}.bin`);
+      writeFileSync(file, randomBytes(size));
+      const read = await readBoundedInput(file, { maxBytes: size + 1 });
+      expect(Buffer.from(read).equals(readFileSync(file)), String(size)).toBe(true);
+    }
+  });
+
+  it('a file longer than its stat says (a /proc file states 0 bytes) is read to its end, within the cap', async () => {
+    const read = await readBoundedInput('/proc/self/status', { maxBytes: 1 << 20 });
+    expect(Buffer.from(read).toString('utf8')).toMatch(/^Name:.*\n[\s\S]*VmRSS:/);
+    await expect(readBoundedInput('/proc/self/status', { maxBytes: 16 })).rejects.toMatchObject({
+      code: 'INPUT_TOO_LARGE',
+    });
   });
 });
