@@ -26,6 +26,7 @@ export function limitsOf(results) {
     foreign: 'verify, JSON.stringify order / floor',
     pretty: 'verify, 2-space indent / floor',
     stream: 'verifyStream / floor',
+    'stream-events': 'verifyStream event by event (wholeBytes 0) / floor',
     cli: 'runback verify process / node -e floor process',
   };
   for (const [name, what] of Object.entries(labels)) {

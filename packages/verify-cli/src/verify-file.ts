@@ -52,10 +52,12 @@ export async function verifyFile(
   const cap = maxBytes ?? DEFAULT_MAX_INPUT_BYTES;
   const whole = async () => verifyJson(await io.readInput(path, { maxBytes: cap }), options);
   const streamed = async (input: InputStream, budget: number | undefined) => {
-    const result = await verifyStream(
-      input.chunks,
-      budget === undefined ? options : { ...options, reorderBudget: budget },
-    );
+    // Event by event from the first byte (wholeBytes 0): this file is too large to read whole.
+    const result = await verifyStream(input.chunks, {
+      ...options,
+      wholeBytes: 0,
+      ...(budget === undefined ? {} : { reorderBudget: budget }),
+    });
     const failure = input.failure();
     if (failure !== undefined) throw failure;
     return result;

@@ -83,7 +83,9 @@ const comparable = (r: VerifyResult) => ({
 async function expectAgreement(text: string, sizes: readonly number[]): Promise<VerifyResult> {
   const bytes = new TextEncoder().encode(text);
   const expected = verifyJson(bytes, options);
-  expect(comparable(await verifyStream(cut(bytes, sizes), options))).toEqual(comparable(expected));
+  expect(comparable(await verifyStream(cut(bytes, sizes), { ...options, wholeBytes: 0 }))).toEqual(
+    comparable(expected),
+  );
   return expected;
 }
 
@@ -147,7 +149,9 @@ describe('verifyStream, batches of events', () => {
     }
     const expected = comparable(verifyJson(bytes, options));
     expect(expected.messages.join(' ')).toContain('content_digest');
-    expect(comparable(await verifyStream(chunks(), options))).toEqual(expected);
+    expect(comparable(await verifyStream(chunks(), { ...options, wholeBytes: 0 }))).toEqual(
+      expected,
+    );
   });
 
   it('agrees with verifyJson on events in any member order and form, however cut', async () => {

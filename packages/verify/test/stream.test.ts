@@ -40,6 +40,8 @@ const comparable = (r: VerifyResult) => ({
 });
 
 const cases = loadCorpus();
+/** Every stream read event by event, not collected and verified whole (wholeBytes). */
+const EVENT_BY_EVENT = { wholeBytes: 0 } as const;
 
 describe('verifyStream', () => {
   for (const c of cases) {
@@ -49,7 +51,9 @@ describe('verifyStream', () => {
       const expected = comparable(verifyJson(bytes, options));
       expect(expected.verdict).toBe(c.expected.verdict);
       for (const size of [() => bytes.length, () => 1, (k: number) => 7 + ((k * 131) % 977)]) {
-        expect(comparable(await verifyStream(chunked(bytes, size), options))).toEqual(expected);
+        expect(
+          comparable(await verifyStream(chunked(bytes, size), { ...options, ...EVENT_BY_EVENT })),
+        ).toEqual(expected);
       }
       const web = new ReadableStream<Uint8Array>({
         start(controller) {
@@ -58,7 +62,16 @@ describe('verifyStream', () => {
           controller.close();
         },
       });
-      expect(comparable(await verifyStream(web, options))).toEqual(expected);
+      expect(comparable(await verifyStream(web, { ...options, ...EVENT_BY_EVENT }))).toEqual(
+        expected,
+      );
+      // By default a stream this short is verified whole, exactly as verifyJson verifies it.
+      expect(
+        await verifyStream(
+          chunked(bytes, (k) => 7 + ((k * 131) % 977)),
+          options,
+        ),
+      ).toEqual(verifyJson(bytes, options));
     });
   }
 
@@ -86,7 +99,10 @@ describe('verifyStream', () => {
     await fc.assert(
       fc.asyncProperty(text, fc.integer({ min: 1, max: 64 }), async (t, cut) => {
         const bytes = new TextEncoder().encode(t);
-        const ours = await verifyStream(chunked(bytes, () => cut));
+        const ours = await verifyStream(
+          chunked(bytes, () => cut),
+          EVENT_BY_EVENT,
+        );
         const plain = verifyJson(bytes);
         expect(comparable(ours).verdict).toBe(plain.verdict);
         expect(ours.checks).toEqual(plain.checks);
@@ -98,9 +114,14 @@ describe('verifyStream', () => {
 
   it('reorders entries that arrive out of seq order within its budget', async () => {
     const bytes = readFileSync(join(CORPUS_DIR, 'tampered/duplicate-seq.json'));
-    expect(comparable(await verifyStream(chunked(bytes, () => 64)))).toEqual(
-      comparable(verifyJson(bytes)),
-    );
+    expect(
+      comparable(
+        await verifyStream(
+          chunked(bytes, () => 64),
+          EVENT_BY_EVENT,
+        ),
+      ),
+    ).toEqual(comparable(verifyJson(bytes)));
   });
 
   it('fails the cassette with CASSETTE_OUT_OF_ORDER past its reorder budget, and agrees with verifyJson given room', async () => {
@@ -117,19 +138,46 @@ describe('verifyStream', () => {
     expect(plain.checks.cassette).toBe(true);
     const tight = await verifyStream(
       chunked(bytes, () => 64),
-      { reorderBudget: 0 },
+      { reorderBudget: 0, ...EVENT_BY_EVENT },
     );
     expect(tight.checks.cassette).toBe(false);
     const cassetteErrors = tight.errors.filter((e) => e.check === 'cassette');
     expect(cassetteErrors.map((e) => e.code)).toEqual(['CASSETTE_OUT_OF_ORDER']);
     expect(cassetteErrors[0]?.message).toContain('reorderBudget');
     // Within the default budget, or with no limit, the stream sorts as verifyJson does.
-    expect(comparable(await verifyStream(chunked(bytes, () => 64)))).toEqual(comparable(plain));
+    expect(
+      comparable(
+        await verifyStream(
+          chunked(bytes, () => 64),
+          EVENT_BY_EVENT,
+        ),
+      ),
+    ).toEqual(comparable(plain));
     const roomy = await verifyStream(
       chunked(bytes, () => 64),
-      { reorderBudget: Infinity },
+      { reorderBudget: Infinity, ...EVENT_BY_EVENT },
     );
     expect(comparable(roomy)).toEqual(comparable(plain));
+    // The budget binds only a stream read event by event: one held whole is sorted as
+    // verifyJson sorts it, and one past wholeBytes is read event by event from its start.
+    expect(
+      comparable(
+        await verifyStream(
+          chunked(bytes, () => 64),
+          { reorderBudget: 0 },
+        ),
+      ),
+    ).toEqual(comparable(plain));
+    const past = await verifyStream(
+      chunked(bytes, () => 64),
+      {
+        reorderBudget: 0,
+        wholeBytes: 100,
+      },
+    );
+    expect(past.errors.filter((e) => e.check === 'cassette').map((e) => e.code)).toEqual([
+      'CASSETTE_OUT_OF_ORDER',
+    ]);
     await expect(
       verifyStream(
         chunked(bytes, () => 64),
@@ -138,7 +186,46 @@ describe('verifyStream', () => {
     ).rejects.toThrow(/reorderBudget/);
   });
 
+  it('a stream longer than wholeBytes is read event by event from its first byte, with the same result', async () => {
+    const bytes = new Uint8Array(readFileSync(join(CORPUS_DIR, 'valid/ed25519-signed.json')));
+    const pinned = [readFileSync(join(CORPUS_DIR, 'keys/producer.pub.pem'), 'utf8')];
+    const expected = comparable(verifyJson(bytes, { pinned }));
+    expect(expected.verdict).toBe('valid');
+    // Limits before, inside and after the first chunks, and the whole length (held whole).
+    for (const wholeBytes of [1, 100, 1000, bytes.length - 1, bytes.length]) {
+      for (const size of [() => 1, (k: number) => 7 + ((k * 131) % 977), () => bytes.length]) {
+        const r = await verifyStream(chunked(bytes, size), { pinned, wholeBytes });
+        expect(comparable(r), `wholeBytes ${wholeBytes}`).toEqual(expected);
+      }
+    }
+  });
+
+  it('copies held chunks, so a source that refills one buffer between chunks is read right', async () => {
+    const bytes = new Uint8Array(readFileSync(join(CORPUS_DIR, 'valid/ed25519-signed.json')));
+    async function* refilled(): AsyncGenerator<Uint8Array> {
+      const buffer = new Uint8Array(97);
+      for (let at = 0; at < bytes.length; at += buffer.length) {
+        const piece = bytes.subarray(at, at + buffer.length);
+        buffer.set(piece);
+        yield buffer.subarray(0, piece.length);
+      }
+    }
+    for (const wholeBytes of [undefined, 500]) {
+      expect(comparable(await verifyStream(refilled(), { wholeBytes }))).toEqual(
+        comparable(verifyJson(bytes)),
+      );
+    }
+  });
+
   it('rejects chunks that are not bytes, and bad options', async () => {
+    for (const wholeBytes of [-1, Number.NaN, '1' as unknown as number]) {
+      await expect(
+        verifyStream(
+          chunked(new Uint8Array(0), () => 1),
+          { wholeBytes },
+        ),
+      ).rejects.toThrow(/options\.wholeBytes/);
+    }
     async function* strings(): AsyncGenerator<string> {
       yield '{}';
     }

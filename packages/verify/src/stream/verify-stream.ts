@@ -16,7 +16,13 @@ import { checkConsistentFacts, ConsistentFacts } from '../steps/consistent.js';
 import { partsOf, StepErrors, type JsonObject } from '../steps/context.js';
 import { checkDigest } from '../steps/digest.js';
 import { checkEventSchema, checkSchema } from '../steps/schema.js';
-import { assembleResult, failure, verifyWithPolicy, type VerifyOptions } from '../verify.js';
+import {
+  assembleResult,
+  failure,
+  verifyJson,
+  verifyWithPolicy,
+  type VerifyOptions,
+} from '../verify.js';
 import { BatchChain } from './batch-chain.js';
 import type { EventBatch } from './event-batch.js';
 import { RecordSplitter, type SplitSink } from './record-splitter.js';
@@ -34,7 +40,20 @@ export interface VerifyStreamOptions extends VerifyOptions {
    * after later ones were already hashed fails the cassette check with CASSETTE_OUT_OF_ORDER.
    */
   readonly reorderBudget?: number | undefined;
+  /**
+   * Streams of at most this many bytes (default 64 MiB) are collected and verified as
+   * verifyJson verifies bytes: its canonicalizing pass and event views need the whole text and
+   * take about half the time of reading event by event. A longer stream is read event by event
+   * from the start (the bytes held so far first), so memory stays bounded by this plus one
+   * event. 0 reads every stream event by event; the reorder budget applies only then.
+   */
+  readonly wholeBytes?: number | undefined;
 }
+
+/** The default of VerifyStreamOptions.wholeBytes: 64 MiB, as `runback verify` reads whole. */
+export const WHOLE_BYTES = 64 * 1024 * 1024;
+/** Held bytes are handed to the event-by-event reader in pieces of this size. */
+const PIECE = 1 << 20;
 
 /**
  * Verifies a record read from a stream of bytes (strict UTF-8; duplicate members, nesting over
@@ -53,9 +72,30 @@ export async function verifyStream(
       `expected options.reorderBudget to be a number >= 0, got ${String(options.reorderBudget)}`,
     );
   }
+  const whole = options.wholeBytes ?? WHOLE_BYTES;
+  if (typeof whole !== 'number' || Number.isNaN(whole) || whole < 0) {
+    throw new TypeError(
+      `expected options.wholeBytes to be a number >= 0, got ${String(options.wholeBytes)}`,
+    );
+  }
   const reader = new StreamReader(options, budget);
   const decoder = new TextDecoder('utf-8', { fatal: true });
   let bytes = 0;
+  /** Decodes and reads one chunk event by event; a result when the reading is over. */
+  const feed = (chunk: Uint8Array): VerifyResult | undefined => {
+    let text: string;
+    try {
+      text = decoder.decode(chunk, { stream: true });
+    } catch {
+      return invalidUtf8(bytes);
+    }
+    bytes += chunk.length;
+    reader.feed(text);
+    return undefined;
+  };
+  // The stream's first bytes, copied (a source may refill one buffer between chunks), while
+  // they fit in `whole`; null once the stream is read event by event.
+  let held: HeldBytes | null = whole > 0 ? new HeldBytes(whole) : null;
   try {
     for await (const chunk of chunksOf(source)) {
       if (!(chunk instanceof Uint8Array))
@@ -64,15 +104,19 @@ export async function verifyStream(
           code: 'JSON_SYNTAX',
           message: `expected the stream to yield Uint8Array chunks, got ${typeof chunk}`,
         });
-      let text: string;
-      try {
-        text = decoder.decode(chunk, { stream: true });
-      } catch {
-        return invalidUtf8(bytes);
+      if (held !== null) {
+        if (held.add(chunk)) continue;
+        const first = held.bytes();
+        held = null;
+        for (let at = 0; at < first.length; at += PIECE) {
+          const done = feed(first.subarray(at, at + PIECE));
+          if (done !== undefined) return done;
+        }
       }
-      bytes += chunk.length;
-      reader.feed(text);
+      const done = feed(chunk);
+      if (done !== undefined) return done;
     }
+    if (held !== null) return verifyJson(held.bytes(), options);
     try {
       reader.feed(decoder.decode());
     } catch {
@@ -85,6 +129,37 @@ export async function verifyStream(
       code: 'VERIFY_UNREADABLE',
       message: `expected a readable stream, got an error while reading it: ${(err as Error)?.message ?? String(err)}`,
     });
+  }
+}
+
+/** Bytes copied into one buffer that grows by doubling, up to a limit. */
+class HeldBytes {
+  readonly #limit: number;
+  #buffer = new Uint8Array(0);
+  #length = 0;
+
+  constructor(limit: number) {
+    this.#limit = limit;
+  }
+
+  /** Copies `chunk` in and returns true, or returns false when it would pass the limit. */
+  add(chunk: Uint8Array): boolean {
+    const length = this.#length + chunk.length;
+    if (length > this.#limit) return false;
+    if (length > this.#buffer.length) {
+      const grown = new Uint8Array(
+        Math.min(this.#limit, Math.max(length, this.#buffer.length * 2, PIECE)),
+      );
+      grown.set(this.#buffer.subarray(0, this.#length));
+      this.#buffer = grown;
+    }
+    this.#buffer.set(chunk, this.#length);
+    this.#length = length;
+    return true;
+  }
+
+  bytes(): Uint8Array {
+    return this.#buffer.subarray(0, this.#length);
   }
 }
 
