@@ -1,5 +1,5 @@
 // The shape of a command module. run-cli loads each one with import() only when it runs.
-import { FlagError, parseFlags, type CommandIO } from '@runback/verify-cli';
+import { FlagError, parseFlags, pemKeyTextRefusal, type CommandIO } from '@runback/verify-cli';
 import type { parseArgs } from 'node:util';
 import { messageOf, usageError } from './errors.js';
 
@@ -18,14 +18,29 @@ export interface Command {
 
 type ParseArgsConfig = NonNullable<Parameters<typeof parseArgs>[0]>;
 
-/** util.parseArgs in strict mode; a bad flag becomes a usage error (exit 64) naming the flag. */
+/**
+ * util.parseArgs in strict mode; a bad flag becomes a usage error (exit 64) naming the flag.
+ * `hmacKey`: the command's --key is an HMAC secret (as for `runback verify`), so PEM key text
+ * given to it gets verify's refusal, USAGE_KEY_IS_PEM pointing to --pubkey, rather than the
+ * general message about a value starting with "-" (sign, replay and log commands take a
+ * signing key as --key and leave this off).
+ */
 export function parseCommandArgs<const T extends ParseArgsConfig>(
   config: T,
+  { hmacKey = false }: { readonly hmacKey?: boolean } = {},
 ): ReturnType<typeof parseArgs<T>> {
   try {
     return parseFlags(config);
   } catch (err) {
-    if (err instanceof FlagError) throw usageError('USAGE_BAD_ARGUMENTS', err.message);
+    if (err instanceof FlagError) {
+      // `--key "$(cat signer.pub.pem)"`: the PEM text starts with "-", so it reads as a flag.
+      const pem =
+        hmacKey && err.flag === '--key' && err.next !== undefined
+          ? pemKeyTextRefusal(err.next)
+          : undefined;
+      if (pem !== undefined) throw usageError('USAGE_KEY_IS_PEM', pem.message);
+      throw usageError('USAGE_BAD_ARGUMENTS', err.message);
+    }
     throw usageError('USAGE_BAD_ARGUMENTS', messageOf(err));
   }
 }

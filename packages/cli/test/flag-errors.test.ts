@@ -25,7 +25,36 @@ const COMMANDS = [
 /** Where a command's --json output goes: record and replay leave stdout to the program. */
 const jsonStream = (name: string) => (name === 'record' || name === 'replay' ? 'err' : 'out');
 
+/** The commands that take an HMAC secret as --key. */
+const KEY_COMMANDS = ['verify', 'inspect', 'report', 'export'];
+const PEM_TEXT =
+  '-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEA6kpsY+KcUgq+9VB7Ey7F+ZVHdq6+vnuSQh7qaRRG0iw=\n-----END PUBLIC KEY-----\n';
+
 describe('flag mistakes on every command', () => {
+  it.each(KEY_COMMANDS)(
+    'runback %s --key "$(cat pub.pem)": USAGE_KEY_IS_PEM pointing to --pubkey, exit 64',
+    async (name) => {
+      const io = fakeIO();
+      expect(await runCli([name, 'x.json', '--json', '--key', PEM_TEXT], io)).toBe(64);
+      const line = io[jsonStream(name)]().trimEnd().split('\n').at(-1) ?? '';
+      const body = JSON.parse(line) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe('USAGE_KEY_IS_PEM');
+      expect(body.error.message).toContain('got PEM key text');
+      expect(body.error.message).toContain('--pubkey PEM_FILE');
+    },
+  );
+
+  it('runback verify BUNDLE --key "$(cat pub.pem)" and runback sign --key PEM-text: each its own message', async () => {
+    const bundle = fakeIO();
+    expect(await runCli(['verify', 'x.tar.gz', '--json', '--key', PEM_TEXT], bundle)).toBe(64);
+    expect(bundle.out()).toContain('USAGE_KEY_IS_PEM');
+    // sign's --key names a signing key file: PEM text there is not an HMAC mistake.
+    const sign = fakeIO();
+    expect(await runCli(['sign', 'x.json', '--json', '--key', PEM_TEXT], sign)).toBe(64);
+    expect(sign.out()).toContain('USAGE_BAD_ARGUMENTS');
+    expect(sign.out()).not.toContain('HMAC secret');
+  });
+
   it.each(COMMANDS)('runback %s --jsno: unknown option named, exit 64', async (name) => {
     const io = fakeIO();
     expect(await runCli([name, 'x.json', '--jsno'], io)).toBe(64);

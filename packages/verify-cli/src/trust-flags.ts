@@ -48,14 +48,8 @@ export async function loadTrust(flags: TrustFlags, io: CommandIO): Promise<Verif
  * and name the flag meant.
  */
 export async function refusePemKey(value: string, io: CommandIO): Promise<void> {
-  const advice =
-    'an Ed25519 public key is pinned with --pubkey PEM_FILE; --key takes the HMAC secret itself (or use --hmac-key-file FILE)';
-  if (PEM_HEADER.test(value)) {
-    throw new UsageError(
-      'USAGE_KEY_IS_PEM',
-      `expected --key to be an HMAC secret, got PEM key text: ${advice}`,
-    );
-  }
+  const text = pemKeyTextRefusal(value);
+  if (text !== undefined) throw text;
   if (value === '-' || value === '') return;
   let head: Uint8Array;
   try {
@@ -66,9 +60,26 @@ export async function refusePemKey(value: string, io: CommandIO): Promise<void> 
   if (PEM_HEADER.test(new TextDecoder().decode(head))) {
     throw new UsageError(
       'USAGE_KEY_IS_PEM',
-      `expected --key to be an HMAC secret, got ${JSON.stringify(value)}, the name of a PEM key file: ${advice}`,
+      `expected --key to be an HMAC secret, got ${JSON.stringify(value)}, the name of a PEM key file: ${PEM_KEY_ADVICE}`,
     );
   }
+}
+
+const PEM_KEY_ADVICE =
+  'an Ed25519 public key is pinned with --pubkey PEM_FILE; --key takes the HMAC secret itself (or use --hmac-key-file FILE)';
+
+/**
+ * The refusal of a `--key` value that is PEM key text (`--key "$(cat signer.pub.pem)"`), or
+ * undefined. Every command taking `--key` gives it, before or instead of the general "value
+ * starts with -" usage message the PEM text would otherwise get.
+ */
+export function pemKeyTextRefusal(value: string): UsageError | undefined {
+  return PEM_HEADER.test(value)
+    ? new UsageError(
+        'USAGE_KEY_IS_PEM',
+        `expected --key to be an HMAC secret, got PEM key text: ${PEM_KEY_ADVICE}`,
+      )
+    : undefined;
 }
 
 /**

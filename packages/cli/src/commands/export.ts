@@ -43,22 +43,25 @@ Exit status: 0 written, 1 RECORD is not JSON or not a record, or could not write
 64 usage error.`;
 
 async function run(argv: readonly string[], io: CommandIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs({
-    args: [...argv],
-    allowPositionals: true,
-    strict: true,
-    options: {
-      otlp: { type: 'boolean', default: false },
-      out: { type: 'string' },
-      'service-name': { type: 'string' },
-      'omit-content': { type: 'boolean', default: false },
-      pubkey: { type: 'string', multiple: true, default: [] },
-      revoked: { type: 'string', multiple: true, default: [] },
-      key: { type: 'string' },
-      'key-file': { type: 'string' },
-      json: { type: 'boolean', default: false },
+  const { values, positionals } = parseCommandArgs(
+    {
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        otlp: { type: 'boolean', default: false },
+        out: { type: 'string' },
+        'service-name': { type: 'string' },
+        'omit-content': { type: 'boolean', default: false },
+        pubkey: { type: 'string', multiple: true, default: [] },
+        revoked: { type: 'string', multiple: true, default: [] },
+        key: { type: 'string' },
+        'key-file': { type: 'string' },
+        json: { type: 'boolean', default: false },
+      },
     },
-  });
+    { hmacKey: true },
+  );
   if (!values.otlp)
     throw usageError('USAGE_NO_FORMAT', 'expected --otlp (the export format), got no format');
   if (positionals.length !== 1)

@@ -41,18 +41,21 @@ Exit status: 0 the record verifies (VALID, or UNVERIFIED when no key was given),
 key was given (not signed by any of them), 64 usage error.`;
 
 async function run(argv: readonly string[], io: CommandIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs({
-    args: [...argv],
-    allowPositionals: true,
-    strict: true,
-    options: {
-      json: { type: 'boolean', default: false },
-      pubkey: { type: 'string', multiple: true },
-      revoked: { type: 'string', multiple: true },
-      key: { type: 'string' },
-      'hmac-key-file': { type: 'string' },
+  const { values, positionals } = parseCommandArgs(
+    {
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        json: { type: 'boolean', default: false },
+        pubkey: { type: 'string', multiple: true },
+        revoked: { type: 'string', multiple: true },
+        key: { type: 'string' },
+        'hmac-key-file': { type: 'string' },
+      },
     },
-  });
+    { hmacKey: true },
+  );
   if (positionals.length !== 1) {
     throw usageError(
       'USAGE_INPUT',

@@ -32,21 +32,24 @@ A report describes; it does not judge: it is written whatever the verdict.
 Exit status: 0 written, 1 RECORD is not JSON, 64 usage error.`;
 
 async function run(argv: readonly string[], io: CommandIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs({
-    args: [...argv],
-    allowPositionals: true,
-    strict: true,
-    options: {
-      format: { type: 'string', default: 'md' },
-      framework: { type: 'string' },
-      out: { type: 'string' },
-      pubkey: { type: 'string', multiple: true, default: [] },
-      revoked: { type: 'string', multiple: true, default: [] },
-      key: { type: 'string' },
-      'key-file': { type: 'string' },
-      json: { type: 'boolean', default: false },
+  const { values, positionals } = parseCommandArgs(
+    {
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        format: { type: 'string', default: 'md' },
+        framework: { type: 'string' },
+        out: { type: 'string' },
+        pubkey: { type: 'string', multiple: true, default: [] },
+        revoked: { type: 'string', multiple: true, default: [] },
+        key: { type: 'string' },
+        'key-file': { type: 'string' },
+        json: { type: 'boolean', default: false },
+      },
     },
-  });
+    { hmacKey: true },
+  );
   if (positionals.length !== 1)
     throw usageError('USAGE_INPUT', `expected one RECORD, got ${positionals.length}`);
   const format = values.format;

@@ -16,25 +16,28 @@ import { safe } from '../log/output.js';
 const HEX64 = /^[0-9a-f]{64}$/;
 
 export async function runEvidenceVerify(argv: readonly string[], io: CommandIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs({
-    args: [...argv],
-    allowPositionals: true,
-    strict: true,
-    options: {
-      json: { type: 'boolean', default: false },
-      pubkey: { type: 'string', multiple: true, default: [] },
-      revoked: { type: 'string', multiple: true, default: [] },
-      key: { type: 'string' },
-      'key-file': { type: 'string' },
-      proof: { type: 'string' },
-      'log-key': { type: 'string' },
-      witness: { type: 'string', multiple: true, default: [] },
-      anchors: { type: 'string' },
-      'expect-head': { type: 'string' },
-      manifest: { type: 'string' },
-      report: { type: 'string', multiple: true, default: [] },
+  const { values, positionals } = parseCommandArgs(
+    {
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        json: { type: 'boolean', default: false },
+        pubkey: { type: 'string', multiple: true, default: [] },
+        revoked: { type: 'string', multiple: true, default: [] },
+        key: { type: 'string' },
+        'key-file': { type: 'string' },
+        proof: { type: 'string' },
+        'log-key': { type: 'string' },
+        witness: { type: 'string', multiple: true, default: [] },
+        anchors: { type: 'string' },
+        'expect-head': { type: 'string' },
+        manifest: { type: 'string' },
+        report: { type: 'string', multiple: true, default: [] },
+      },
     },
-  });
+    { hmacKey: true },
+  );
   if (positionals.length === 0)
     throw usageError('USAGE_INPUT', 'expected at least one FILE, got none');
   const expectHead = values['expect-head'];
