@@ -69,10 +69,12 @@ export function cassetteDigest(
   known?: KnownMemberTexts,
   reading: OutputReading = 'published',
 ): CassetteDigest {
-  return (
-    digestInOrder(events, known, reading, null) ??
-    (digestInOrder(events, known, reading, seqOrder(events)) as CassetteDigest)
-  );
+  // With one reading, both chains of the walk are that reading's.
+  const digests =
+    digestsInOrder(events, known, null, reading) ??
+    digestsInOrder(events, known, seqOrder(events), reading);
+  // A walk given an order never gives null.
+  return (digests as CassetteDigestsByReading).published;
 }
 
 // Writers append in seq order, so the digests first walk the events in array order, checking
@@ -80,42 +82,6 @@ export function cassetteDigest(
 // not do they walk them again, sorted. An event that cannot enter the stream is reported from
 // the array-order walk only when the whole array is in seq order, so that the error is always
 // the one seq order meets first.
-
-/**
- * cassetteDigest over the events in `order`; with no order, over the array order, giving null
- * as soon as that turns out not to be seq order.
- */
-function digestInOrder(
-  events: readonly unknown[],
-  known: KnownMemberTexts | undefined,
-  reading: OutputReading,
-  order: readonly number[] | null,
-): CassetteDigest | null {
-  let lastSeq = -Infinity;
-  let head = '';
-  let entryCount = 0;
-  for (let k = 0; k < events.length; k++) {
-    const index = order === null ? k : (order[k] as number);
-    const event = events[index];
-    if (order === null) {
-      const seq = seqKey(event);
-      if (seq < lastSeq) return null;
-      lastSeq = seq;
-    }
-    let text: string | null;
-    try {
-      text = entryText(event, known, index, reading);
-    } catch (err) {
-      if (order === null && !inSeqOrder(events)) return null;
-      if (err instanceof ReplayDigestError) err.eventIndex = index;
-      throw err;
-    }
-    if (text === null) continue;
-    head = sha256Hex(head + text);
-    entryCount++;
-  }
-  return { digest: entryCount === 0 ? EMPTY_SHA256 : head, entryCount };
-}
 
 /** The cassette digest under each output reading (docs/spec.md §4.1). */
 export interface CassetteDigestsByReading {
@@ -136,16 +102,21 @@ export function cassetteDigestsByReading(
   known?: KnownMemberTexts,
 ): CassetteDigestsByReading {
   return (
-    digestsInOrder(events, known, null) ??
-    (digestsInOrder(events, known, seqOrder(events)) as CassetteDigestsByReading)
+    digestsInOrder(events, known, null, undefined) ??
+    (digestsInOrder(events, known, seqOrder(events), undefined) as CassetteDigestsByReading)
   );
 }
 
-/** cassetteDigestsByReading over the events in `order`, as digestInOrder walks them. */
+/**
+ * The digests over the events in `order`; with no order, over the array order, giving null as
+ * soon as that turns out not to be seq order. With `only`, every entry is read that way and the
+ * two chains are one (cassetteDigest); without, under both readings.
+ */
 function digestsInOrder(
   events: readonly unknown[],
   known: KnownMemberTexts | undefined,
   order: readonly number[] | null,
+  only: OutputReading | undefined,
 ): CassetteDigestsByReading | null {
   let lastSeq = -Infinity;
   let published = '';
@@ -164,9 +135,12 @@ function digestsInOrder(
     let text: string | null;
     let seedText: string;
     try {
-      text = entryText(event, known, index, 'published');
+      text = entryText(event, known, index, only ?? 'published');
       if (text === null) continue;
-      seedText = readingsDiffer(event) ? (entryText(event, known, index, 'seed') as string) : text;
+      seedText =
+        only === undefined && readingsDiffer(event)
+          ? (entryText(event, known, index, 'seed') as string)
+          : text;
     } catch (err) {
       if (order === null && !inSeqOrder(events)) return null;
       if (err instanceof ReplayDigestError) err.eventIndex = index;
