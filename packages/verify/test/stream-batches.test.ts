@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { generateEd25519KeyPair, publicKeyToPem, sealRecord } from '@runback/sign';
 import { verifyJson, verifyStream, type VerifyResult } from '../src/index.js';
 import { GENERATED_AT, loanRun } from './support/fixtures.js';
+import { chunked, comparable } from './support/streamed.js';
 import {
   randomOf,
   shuffled,
@@ -63,29 +64,17 @@ const written =
   (value: unknown): string =>
     writeJson(shuffled(treeFromValue(value), random), rate, random);
 
-async function* cut(bytes: Uint8Array, sizes: readonly number[]): AsyncGenerator<Uint8Array> {
-  for (let at = 0, k = 0; at < bytes.length; k++) {
-    const n = Math.max(1, sizes[k % sizes.length] as number);
-    yield bytes.subarray(at, at + n);
-    at += n;
-  }
-}
-
-const comparable = (r: VerifyResult) => ({
-  verdict: r.verdict,
-  checks: r.checks,
-  codes: r.errors.map((e) => e.code),
-  indexes: r.errors.map((e) => e.event_index),
-  notes: r.notes.map((n) => n.code),
-  messages: r.errors.filter((e) => !e.code.startsWith('JSON_')).map((e) => e.message),
-});
-
 async function expectAgreement(text: string, sizes: readonly number[]): Promise<VerifyResult> {
   const bytes = new TextEncoder().encode(text);
   const expected = verifyJson(bytes, options);
-  expect(comparable(await verifyStream(cut(bytes, sizes), { ...options, wholeBytes: 0 }))).toEqual(
-    comparable(expected),
-  );
+  expect(
+    comparable(
+      await verifyStream(
+        chunked(bytes, (k) => sizes[k % sizes.length] as number),
+        { ...options, wholeBytes: 0 },
+      ),
+    ),
+  ).toEqual(comparable(expected));
   return expected;
 }
 

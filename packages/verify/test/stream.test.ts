@@ -6,8 +6,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CORPUS_DIR, loadCorpus, type CorpusCase } from '../../../test-support/corpus.js';
 import { cassetteDigestsByReading } from '@runback/replay-digest';
-import { verifyJson, verifyStream, type VerifyOptions, type VerifyResult } from '../src/index.js';
+import { verifyJson, verifyStream, type VerifyOptions } from '../src/index.js';
 import { StreamCassette, StreamOrderError } from '../src/stream/stream-cassette.js';
+import { chunked, comparable } from './support/streamed.js';
 
 const optionsOf = (t: CorpusCase['trust']): VerifyOptions => {
   const pem = (f: string): string => readFileSync(join(CORPUS_DIR, f), 'utf8');
@@ -17,27 +18,6 @@ const optionsOf = (t: CorpusCase['trust']): VerifyOptions => {
     ...(t.hmac_key !== undefined ? { hmacKey: t.hmac_key } : {}),
   };
 };
-
-async function* chunked(
-  bytes: Uint8Array,
-  size: (k: number) => number,
-): AsyncGenerator<Uint8Array> {
-  for (let at = 0, k = 0; at < bytes.length; k++) {
-    const n = Math.max(1, size(k));
-    yield bytes.subarray(at, at + n);
-    at += n;
-  }
-}
-
-/** The parts of a result every call site must agree on (syntax-error wording may differ). */
-const comparable = (r: VerifyResult) => ({
-  verdict: r.verdict,
-  checks: r.checks,
-  codes: r.errors.map((e) => e.code),
-  indexes: r.errors.map((e) => e.event_index),
-  notes: r.notes.map((n) => n.code),
-  messages: r.errors.filter((e) => !e.code.startsWith('JSON_')).map((e) => e.message),
-});
 
 const cases = loadCorpus();
 /** Every stream read event by event, not collected and verified whole (wholeBytes). */
