@@ -6,6 +6,12 @@ export { makeStyle, useColor, type Style } from './style.js';
 export { escapeTerminal, hasTerminalControl } from './escape-terminal.js';
 export { editDistance, FlagError, parseFlags } from './parse-flags.js';
 export { formatReport } from './report.js';
-export { loadTrust, pemKeyTextRefusal, stripOneNewline, type TrustFlags } from './trust-flags.js';
+export {
+  loadTrust,
+  pemKeyTextRefusal,
+  stripOneNewline,
+  TRUST_FLAG_OPTIONS,
+  type TrustFlags,
+} from './trust-flags.js';
 export { exitCodeOf, runVerifyCommand, verifyUsage } from './verify-command.js';
 export { runVerifyBin } from './main.js';

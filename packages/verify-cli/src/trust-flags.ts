@@ -13,6 +13,17 @@ export interface TrustFlags {
   readonly 'hmac-key-file'?: string | undefined;
 }
 
+/**
+ * The parseArgs options of the trust flags most commands that verify take (spread into their
+ * option table): --pubkey and --revoked files, the HMAC secret as --key or in a --key-file.
+ */
+export const TRUST_FLAG_OPTIONS = {
+  pubkey: { type: 'string' as const, multiple: true as const, default: [] as string[] },
+  revoked: { type: 'string' as const, multiple: true as const, default: [] as string[] },
+  key: { type: 'string' as const },
+  'key-file': { type: 'string' as const },
+};
+
 // A PEM block's first line (RFC 7468 §2): what a public or private key file starts with.
 const PEM_HEADER = /-----BEGIN [A-Z0-9 ]+-----/;
 // Enough to see a PEM header; a key file is far smaller.

@@ -14,7 +14,7 @@ import { FlagError, parseFlags } from './parse-flags.js';
 import { escapeTerminal } from './escape-terminal.js';
 import { formatReport } from './report.js';
 import { makeStyle, useColor } from './style.js';
-import { loadTrust, refusePemKey } from './trust-flags.js';
+import { loadTrust, refusePemKey, TRUST_FLAG_OPTIONS } from './trust-flags.js';
 import { verifyCliVersion } from './version.js';
 import { DEFAULT_MAX_INPUT_BYTES, InputError } from './read-bounded.js';
 
@@ -64,10 +64,7 @@ export async function runVerifyCommand(
       strict: true,
       options: {
         json: { type: 'boolean', default: false },
-        pubkey: { type: 'string', multiple: true, default: [] },
-        revoked: { type: 'string', multiple: true, default: [] },
-        key: { type: 'string' },
-        'key-file': { type: 'string' },
+        ...TRUST_FLAG_OPTIONS,
         'hmac-key-file': { type: 'string' },
         'max-bytes': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },

@@ -6,7 +6,13 @@ import { sha256Hex } from '@runback/canonical';
 import { exportOtlp, OtlpError } from '@runback/otlp';
 import { atomicWrite } from '@runback/sdk/fs';
 import { readJsonStrict, verifyJson } from '@runback/verify';
-import { escapeTerminal, loadTrust, makeStyle, useColor } from '@runback/verify-cli';
+import {
+  escapeTerminal,
+  loadTrust,
+  makeStyle,
+  TRUST_FLAG_OPTIONS,
+  useColor,
+} from '@runback/verify-cli';
 import type { Command } from '../command.js';
 import { parseCommandArgs } from '../command.js';
 import { CliError, EXIT, messageOf, usageError } from '../errors.js';
@@ -53,10 +59,7 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
         out: { type: 'string' },
         'service-name': { type: 'string' },
         'omit-content': { type: 'boolean', default: false },
-        pubkey: { type: 'string', multiple: true, default: [] },
-        revoked: { type: 'string', multiple: true, default: [] },
-        key: { type: 'string' },
-        'key-file': { type: 'string' },
+        ...TRUST_FLAG_OPTIONS,
         json: { type: 'boolean', default: false },
       },
     },

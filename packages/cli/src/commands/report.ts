@@ -4,7 +4,7 @@
 import { sha256Hex } from '@runback/canonical';
 import { atomicWrite } from '@runback/sdk/fs';
 import { readJsonStrict, verifyJson } from '@runback/verify';
-import { loadTrust } from '@runback/verify-cli';
+import { loadTrust, TRUST_FLAG_OPTIONS } from '@runback/verify-cli';
 import type { Command } from '../command.js';
 import { parseCommandArgs } from '../command.js';
 import { CliError, EXIT, messageOf, usageError } from '../errors.js';
@@ -41,10 +41,7 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
         format: { type: 'string', default: 'md' },
         framework: { type: 'string' },
         out: { type: 'string' },
-        pubkey: { type: 'string', multiple: true, default: [] },
-        revoked: { type: 'string', multiple: true, default: [] },
-        key: { type: 'string' },
-        'key-file': { type: 'string' },
+        ...TRUST_FLAG_OPTIONS,
         json: { type: 'boolean', default: false },
       },
     },

@@ -6,7 +6,14 @@
 import { dirname, join } from 'node:path';
 import { verifyEvidence, type EvidenceResult } from '@runback/bundle';
 import { assertTrustPolicy } from '@runback/verify';
-import { exitCodeOf, formatReport, loadTrust, makeStyle, useColor } from '@runback/verify-cli';
+import {
+  exitCodeOf,
+  formatReport,
+  loadTrust,
+  makeStyle,
+  TRUST_FLAG_OPTIONS,
+  useColor,
+} from '@runback/verify-cli';
 import { parseCommandArgs } from '../command.js';
 import { EXIT, messageOf, usageError } from '../errors.js';
 import type { CommandIO } from '../log/io.js';
@@ -23,10 +30,7 @@ export async function runEvidenceVerify(argv: readonly string[], io: CommandIO):
       strict: true,
       options: {
         json: { type: 'boolean', default: false },
-        pubkey: { type: 'string', multiple: true, default: [] },
-        revoked: { type: 'string', multiple: true, default: [] },
-        key: { type: 'string' },
-        'key-file': { type: 'string' },
+        ...TRUST_FLAG_OPTIONS,
         proof: { type: 'string' },
         'log-key': { type: 'string' },
         witness: { type: 'string', multiple: true, default: [] },
