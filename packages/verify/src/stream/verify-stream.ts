@@ -51,7 +51,7 @@ export interface VerifyStreamOptions extends VerifyOptions {
 }
 
 /** The default of VerifyStreamOptions.wholeBytes: 64 MiB, as `runback verify` reads whole. */
-export const WHOLE_BYTES = 64 * 1024 * 1024;
+const WHOLE_BYTES = 64 * 1024 * 1024;
 /** Held bytes are handed to the event-by-event reader in pieces of this size. */
 const PIECE = 1 << 20;
 
