@@ -19,7 +19,7 @@
 // nesting past the reader's limit) it declines the event, which the general path then
 // serializes from the parsed value; it ends on any text.
 import { sha256Hex } from '@runback/canonical';
-import { Declined } from './declined.js';
+import { DECLINED, Declined } from './declined.js';
 import { EventReader } from './event-reader.js';
 import { EventWriter, HEAD, isCassetteMember } from './event-writer.js';
 import { grown } from './grown.js';
@@ -186,6 +186,49 @@ export class EventCanonicalizer {
   }
 
   /**
+   * Canonicalizes the events of a stream's batch: event k starts at starts[k] and ends just
+   * before ends[k] (where the stream's splitter found it), and the chain goes on from `head`
+   * (h of the event before the batch; "" for the first). An event the reader finds ending
+   * elsewhere is declined. The result replaces the one of the batch before: its tables, texts
+   * and output are reused, so it holds only until the next call.
+   */
+  scanEvents(
+    starts: Int32Array,
+    ends: Int32Array,
+    count: number,
+    head: string,
+  ): CanonicalizerResult {
+    this.#count = 0;
+    this.#memberCount = 0;
+    this.#chained = 0;
+    this.#hashes.length = 0;
+    this.#head = head;
+    this.#headAt = -1;
+    this.#texts.clear();
+    this.#writer.base = 0;
+    while (this.#ends.length < count) this.#growEvents();
+    for (let k = 0; k < count; k++) {
+      const at = starts[k] as number;
+      const end = ends[k] as number;
+      this.#count = k + 1;
+      this.#starts[k] = at;
+      this.#ends[k] = end;
+      this.#firstMember[k] = this.#memberCount;
+      this.#proven[k] = 0;
+      this.#hashAsStored[k] = 0;
+      if (this.#text.charCodeAt(at) !== 0x7b /* { */) continue;
+      try {
+        this.#readEvent(at, k, end);
+        this.#proven[k] = 1;
+      } catch (err) {
+        if (!(err instanceof Declined)) throw err;
+        this.#memberCount = this.#firstMember[k] as number;
+      }
+    }
+    return this.#result();
+  }
+
+  /**
    * canonical(event without _hash) of the event whose `{` is at `at`, as a string, or
    * undefined when it is declined (the chain and cassette use the hashes and member texts;
    * this is for callers that want the text itself).
@@ -229,11 +272,15 @@ export class EventCanonicalizer {
     };
   }
 
-  /** Reads, writes and hashes event k at `at`; returns the index just after it. */
-  #readEvent(at: number, k: number): number {
+  /**
+   * Reads, writes and hashes event k at `at`; returns the index just after it. `mustEnd` >= 0:
+   * where the event must end (else it is declined).
+   */
+  #readEvent(at: number, k: number, mustEnd = -1): number {
     const reader = this.#reader;
     const writer = this.#writer;
     reader.read(at);
+    if (mustEnd >= 0 && reader.end !== mustEnd) throw DECLINED;
     this.#names[k] = reader.names;
     this.#depths[k] = reader.deepest;
     const end = writer.writeEvent();

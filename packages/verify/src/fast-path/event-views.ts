@@ -73,12 +73,12 @@ export function readRecordWithViews(
   text: string,
   scan: CanonicalizerResult,
 ): RecordWithViews | undefined {
-  const { count, proven, starts, ends, depths } = scan;
+  const { count, starts, ends } = scan;
   if (count === 0) return undefined;
   const asView = new Uint8Array(count);
   let views = 0;
   for (let k = 0; k < count; k++) {
-    if (proven[k] === 1 && (depths[k] as number) <= EVENT_DEPTH_LIMIT) {
+    if (canBeView(scan, k)) {
       asView[k] = 1;
       views++;
     }
@@ -107,6 +107,14 @@ export function readRecordWithViews(
   const reader = new ViewReader(text, scan, count);
   for (let k = 0; k < count; k++) if (asView[k] === 1) events[k] = reader.view(k);
   return { record, cassetteMembers: reader.cassetteMembers };
+}
+
+/**
+ * Whether event k of the scan may be read as a view: proven, and nesting within the strict
+ * reader's limit (an event nested deeper is parsed, which reports it).
+ */
+export function canBeView(scan: CanonicalizerResult, k: number): boolean {
+  return scan.proven[k] === 1 && (scan.depths[k] as number) <= EVENT_DEPTH_LIMIT;
 }
 
 /** Empty containers standing for members the cassette takes as text (never written to). */
@@ -280,11 +288,11 @@ const SHARED: Uint8Array = (() => {
 })();
 
 /**
- * Reads views one after another. An event usually repeats its run id, type and model as
- * written in the one before: a repeated value is shared instead of read again (views are
- * never written to).
+ * Reads views one after another (view(k) only for events canBeView allows). An event usually
+ * repeats its run id, type and model as written in the one before: a repeated value is shared
+ * instead of read again (views are never written to).
  */
-class ViewReader {
+export class ViewReader {
   readonly #text: string;
   readonly #scan: CanonicalizerResult;
   // The text's bytes when it is ASCII, to compare four characters at a time.

@@ -23,6 +23,11 @@ export class MemberTexts {
     return k;
   }
 
+  /** Forgets the texts recorded so far (the next is text 0). */
+  clear(): void {
+    this.#count = 0;
+  }
+
   /** Text k is bytes[starts[k], ends[k]) of the output the ranges were recorded in. */
   get starts(): Int32Array {
     return this.#starts;

@@ -1,11 +1,12 @@
 // Splits a record's JSON text, arriving in chunks, into its top-level members and the
 // elements of its `events` array, without holding more than one member, or one chunk's events,
 // at a time (docs/spec.md §6). It checks only the structure it walks; each piece it hands on
-// is read by the strict reader, which checks the rest.
+// is read by the strict reader, which checks the rest, or, for an event, proven JSON by the
+// canonicalizing pass (batch-reader.ts).
 //
 // The events are handed on by chunk, as places in one text (the unfinished event carried
 // from the chunks before, then the chunk), so that one pass of the canonicalizing reader over
-// that text chains them all (batch-chain.ts). String bodies are skipped with indexOf.
+// that text chains them all (batch-reader.ts). String bodies are skipped with indexOf.
 import type { JsonReadError } from '../json/types.js';
 import { EventBatch } from './event-batch.js';
 
@@ -83,7 +84,8 @@ export class RecordSplitter {
     return this.#seenAny;
   }
 
-  feed(chunk: string): void {
+  /** Reads the next chunk of text; `bytes`, when given, holds its characters (all ASCII). */
+  feed(chunk: string, bytes?: Uint8Array): void {
     const n = chunk.length;
     this.#backslash = -1;
     if (this.#state === State.InElement) {
@@ -91,7 +93,7 @@ export class RecordSplitter {
       this.#parts = [];
       this.#elementStart = 0;
     } else this.#carry = '';
-    this.#batch.reset(this.#carry, chunk, this.#events);
+    this.#batch.reset(this.#carry, chunk, this.#events, bytes);
     this.#walk(chunk);
     this.#flush(chunk);
     this.#offset += n;

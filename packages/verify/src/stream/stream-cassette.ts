@@ -9,6 +9,7 @@ import {
   ReplayDigestError,
   type CassetteDigestsByReading,
   type EntryTexts,
+  type KnownMemberTexts,
 } from '@runback/replay-digest';
 
 interface Pending {
@@ -49,15 +50,18 @@ export class StreamCassette {
 
   constructor(private readonly budget = REORDER_BUDGET) {}
 
-  /** Adds the event at `index` (events come in array order). */
-  add(event: unknown, index: number): void {
+  /**
+   * Adds the event at `index` (events come in array order); `known` may supply canonical
+   * texts of its members (for a view, it must: see fast-path/event-views.ts).
+   */
+  add(event: unknown, index: number, known?: KnownMemberTexts): void {
     if (this.#error !== null || this.#unordered) return;
     const raw = (event as { seq?: unknown } | null)?.seq;
     const seq = typeof raw === 'number' && !Number.isNaN(raw) ? raw : Infinity;
     let texts: EntryTexts | null = null;
     let error: Error | null = null;
     try {
-      texts = entryTextsByReading(event, undefined, index);
+      texts = entryTextsByReading(event, known, index);
     } catch (err) {
       if (err instanceof ReplayDigestError) err.eventIndex = index;
       error = err instanceof Error ? err : new Error(String(err));

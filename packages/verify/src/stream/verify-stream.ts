@@ -1,10 +1,10 @@
 // verifyStream: a record read from a stream of bytes, one chunk's events at a time, so memory
 // stays bounded by the largest chunk or event (plus 8 bytes of seq per event and a bounded
-// reorder buffer for the cassette) rather than the record. Each chunk's events are first
-// canonicalized and chained straight from their text (batch-chain.ts), then read one by one by
-// the strict reader, which steps over what that pass proved. Same reading rules (docs/spec.md
-// §6) and the same result as verifyJson on the same bytes; only the wording of a syntax
-// error's position differs.
+// reorder buffer for the cassette) rather than the record. Each chunk's events are
+// canonicalized and chained straight from their text and read as views, as verifyJson reads a
+// whole record's (batch-reader.ts); those the pass declines are read by the strict reader.
+// Same reading rules (docs/spec.md §6) and the same result as verifyJson on the same bytes;
+// only the wording of a syntax error's position differs.
 import { parseJsonStrict, parseJsonStrictSpans, type ProvenSpans } from '../json/index.js';
 import { DEFAULT_MAX_DEPTH, type JsonReadError } from '../json/types.js';
 import type { VerifyResult } from '../result.js';
@@ -23,7 +23,7 @@ import {
   verifyWithPolicy,
   type VerifyOptions,
 } from '../verify.js';
-import { BatchChain } from './batch-chain.js';
+import { BatchReader } from './batch-reader.js';
 import type { EventBatch } from './event-batch.js';
 import { RecordSplitter, type SplitSink } from './record-splitter.js';
 import { REORDER_BUDGET, StreamCassette } from './stream-cassette.js';
@@ -90,7 +90,9 @@ export async function verifyStream(
       return invalidUtf8(bytes);
     }
     bytes += chunk.length;
-    reader.feed(text);
+    // The same number of characters as bytes: every byte was ASCII (UTF-8 writes any other
+    // character, and holds back a cut one, in more bytes than UTF-16 code units).
+    reader.feed(text, text.length === chunk.length ? chunk : undefined);
     return undefined;
   };
   // The stream's first bytes, copied (a source may refill one buffer between chunks), while
@@ -204,16 +206,16 @@ class StreamReader implements SplitSink {
   readonly #facts = new ConsistentFacts();
   readonly #chain = new ChainAccumulator();
   readonly #cassette: StreamCassette;
-  readonly #batchChain = new BatchChain();
+  readonly #batchReader = new BatchReader();
 
   constructor(options: VerifyOptions, reorderBudget: number) {
     this.#options = options;
     this.#cassette = new StreamCassette(reorderBudget);
   }
 
-  feed(text: string): void {
+  feed(text: string, ascii?: Uint8Array): void {
     // After a reading error the rest is still decoded (invalid UTF-8 anywhere wins), not read.
-    if (this.#hard === null) this.#splitter.feed(text);
+    if (this.#hard === null) this.#splitter.feed(text, ascii);
   }
 
   finish(): VerifyResult {
@@ -260,17 +262,22 @@ class StreamReader implements SplitSink {
   }
 
   events(batch: EventBatch): void {
-    const chain = this.#batchChain;
-    if (this.#hard === null) chain.read(batch, this.#chain.head);
-    const chained = chain.chained;
+    if (this.#hard !== null) return;
+    const reader = this.#batchReader;
+    reader.read(batch, this.#chain.head);
     for (let k = 0; k < batch.count && this.#hard === null; k++) {
-      const proven = k < chained;
-      this.#event(
-        batch.eventText(k),
-        batch.first + k,
-        proven ? chain.spanOf(k) : undefined,
-        proven ? chain.hashes[k] : undefined,
-      );
+      const index = batch.first + k;
+      const hash = reader.hash(k);
+      const view = reader.view(k);
+      if (view === undefined) {
+        this.#event(batch.eventText(k), index, reader.spanOf(k), hash);
+        continue;
+      }
+      // A view is of an event the pass proved JSON, so there is nothing for the strict reader
+      // to report in it (as verifyJson trusts its views). The chain hashes a proven event it
+      // did not chain from its canonical text, never from the view, which lacks members.
+      if (this.#semantic !== null) continue;
+      this.#steps(view, index, hash === undefined ? reader.eventText(k) : undefined, hash);
     }
   }
 
@@ -289,11 +296,15 @@ class StreamReader implements SplitSink {
     const parsed = parseJsonStrictSpans(text, { maxDepth: DEFAULT_MAX_DEPTH - 2 }, spans);
     if (!parsed.ok) return this.#readError(parsed.error);
     if (this.#semantic !== null) return;
-    const event = parsed.value;
+    this.#steps(parsed.value, index, undefined, hash);
+  }
+
+  /** The per-event work of the steps, for a parsed event or a view. */
+  #steps(event: unknown, index: number, text: string | undefined, hash: string | undefined): void {
     checkEventSchema(event, index, this.#schema);
     this.#facts.add(event, index);
-    this.#chain.add(event, index, undefined, hash);
-    this.#cassette.add(event, index);
+    this.#chain.add(event, index, text, hash);
+    this.#cassette.add(event, index, this.#batchReader);
   }
 
   whole(text: string): void {

@@ -1,0 +1,108 @@
+// A batch of streamed events (event-batch.ts) read the way verifyJson reads a whole record's
+// events: canonicalized and chained straight from their text by the canonicalizing pass
+// (fast-path/event-canonicalizer.ts), whatever their member order and whitespace, from the
+// chain head the stream has reached (docs/spec.md §3), and each proven event handed to the
+// steps as a view (fast-path/event-views.ts) with the canonical texts of the members the
+// cassette reads (§4.3), so that neither JSON.parse nor a serializer goes over it again.
+//
+// As in verifyJson, an event is proven only when the pass showed that it is JSON (structure
+// and every token), repeats no member name and overflows no number (docs/spec.md §6); the text
+// around the events is the stream splitter's to read. Events the pass declines are parsed by
+// the strict reader (verify-stream.ts), and the chain from the first of them on is the chain
+// step's.
+import type { KnownMemberTexts } from '@runback/replay-digest';
+import { CanonicalizedEvents } from '../fast-path/canonicalized-events.js';
+import { EventCanonicalizer, type CanonicalizerResult } from '../fast-path/event-canonicalizer.js';
+import { canBeView, ViewReader } from '../fast-path/event-views.js';
+import type { ProvenSpans } from '../json/index.js';
+import type { EventBatch } from './event-batch.js';
+
+export class BatchReader implements KnownMemberTexts {
+  // One canonicalizer for all the batches of one text: its reader keeps where the next
+  // backslash is, which a new one would look for from its first event to the end of the
+  // text. Texts are told apart by the batch's number for them, never by content.
+  #canonicalizer: EventCanonicalizer | undefined = undefined;
+  #textId = -1;
+  #scan: CanonicalizerResult | undefined = undefined;
+  #views: ViewReader | undefined = undefined;
+  #texts: CanonicalizedEvents | undefined = undefined;
+  #first = 0;
+  // The bytes of the text read now, when it is ASCII: the pass then copies and compares spans
+  // of bytes several at a time, as for a record read whole. One buffer serves text after text.
+  readonly #scratch = { buffer: new Uint8Array(0) };
+  // One proven stretch, the whole of an event's text, refilled by spanOf.
+  readonly #span: ProvenSpans = {
+    count: 1,
+    proven: Uint8Array.of(1),
+    starts: Int32Array.of(0),
+    ends: new Int32Array(1),
+    names: new Int32Array(1),
+    depths: new Int32Array(1),
+  };
+
+  /**
+   * Reads the batch's events, chaining them from `head` up to the first one declined. Never
+   * throws: should anything go wrong, the batch's events are all parsed (nothing proven).
+   */
+  read(batch: EventBatch, head: string): void {
+    this.#scan = undefined;
+    this.#views = undefined;
+    this.#texts = undefined;
+    this.#first = batch.first;
+    try {
+      const text = batch.text;
+      if (this.#canonicalizer === undefined || this.#textId !== batch.textId) {
+        this.#canonicalizer = new EventCanonicalizer(text, batch.asciiBytes(this.#scratch));
+        this.#textId = batch.textId;
+      }
+      const scan = this.#canonicalizer.scanEvents(batch.starts, batch.ends, batch.count, head);
+      const views = new ViewReader(text, scan, scan.count);
+      const texts = new CanonicalizedEvents(text, scan);
+      texts.useCassetteMembers(views.cassetteMembers);
+      this.#scan = scan;
+      this.#views = views;
+      this.#texts = texts;
+    } catch {
+      // The canonicalizer is not read on from a state an unexpected error left.
+      this.#canonicalizer = undefined;
+    }
+  }
+
+  /** The view of event k of the batch, or undefined when the strict reader is to parse it. */
+  view(k: number): unknown {
+    const scan = this.#scan;
+    if (scan === undefined || !canBeView(scan, k)) return undefined;
+    return (this.#views as ViewReader).view(k);
+  }
+
+  /** h of event k onto the head the batch started from, when the pass chained it. */
+  hash(k: number): string | undefined {
+    const scan = this.#scan;
+    return scan !== undefined && k < scan.chained ? scan.hashes[k] : undefined;
+  }
+
+  /** canonical(event k without _hash), when proven (for an event the pass did not chain). */
+  eventText(k: number): string | undefined {
+    return this.#texts?.eventText(k);
+  }
+
+  /** Proven event k as the one proven stretch of its own text, else undefined. */
+  spanOf(k: number): ProvenSpans | undefined {
+    const scan = this.#scan;
+    if (scan === undefined || scan.proven[k] !== 1) return undefined;
+    const span = this.#span;
+    span.ends[0] = (scan.ends[k] as number) - (scan.starts[k] as number);
+    span.names[0] = scan.names[k] as number;
+    span.depths[0] = scan.depths[k] as number;
+    return span;
+  }
+
+  /** canonical(events[index][member]) for an event of this batch (by its index in the record). */
+  memberText(index: number, member: string): string | undefined {
+    const texts = this.#texts;
+    const k = index - this.#first;
+    if (texts === undefined || k < 0 || k >= (this.#scan as CanonicalizerResult).count)
+      return undefined;
+    return texts.memberText(k, member);
+  }
+}
