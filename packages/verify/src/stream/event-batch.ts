@@ -61,14 +61,14 @@ export class EventBatch {
     const chunkBytes = this.#chunkBytes;
     if (chunkBytes === undefined || chunkBytes.length !== this.#chunk.length) return undefined;
     const carry = this.#carry;
+    // The chunk's own bytes, as they stand, are read only while this batch is.
+    if (carry === '') return chunkBytes;
     const length = carry.length + chunkBytes.length;
     if (into.buffer.length < length) into.buffer = new Uint8Array(length + (length >> 2));
     const bytes = into.buffer.subarray(0, length);
-    if (carry !== '') {
-      const { read, written } = encoder.encodeInto(carry, bytes);
-      // Each character written as one byte, all of them: every one was ASCII.
-      if (read !== carry.length || written !== carry.length) return undefined;
-    }
+    const { read, written } = encoder.encodeInto(carry, bytes);
+    // Each character written as one byte, all of them: every one was ASCII.
+    if (read !== carry.length || written !== carry.length) return undefined;
     bytes.set(chunkBytes, carry.length);
     return bytes;
   }

@@ -66,6 +66,8 @@ export class RecordSplitter {
   readonly #batch = new EventBatch();
   #carry = '';
   #elementStart = -1;
+  // The current chunk's characters as bytes, when given (it is all ASCII).
+  #bytes: Uint8Array | undefined = undefined;
   // The next backslash at or after where the current chunk is being read (chunk length: none
   // left; -1: not looked for yet).
   #backslash = -1;
@@ -93,9 +95,11 @@ export class RecordSplitter {
       this.#parts = [];
       this.#elementStart = 0;
     } else this.#carry = '';
+    this.#bytes = bytes;
     this.#batch.reset(this.#carry, chunk, this.#events, bytes);
     this.#walk(chunk);
     this.#flush(chunk);
+    this.#bytes = undefined;
     this.#offset += n;
   }
 
@@ -301,11 +305,15 @@ export class RecordSplitter {
     if (element) {
       // Its text stays in the chunk (see #flush) until the element ends.
       if (done < 0) return n;
-      this.#batch.add(this.#elementStart, this.#carry.length + done);
-      this.#events++;
-      if (this.#batch.count === BATCH_EVENTS) {
-        this.#sink.events(this.#batch);
-        this.#batch.clear(this.#events);
+      if (this.#carry !== '') {
+        this.#handOnCarried(chunk, done);
+      } else {
+        this.#batch.add(this.#elementStart, done);
+        this.#events++;
+        if (this.#batch.count === BATCH_EVENTS) {
+          this.#sink.events(this.#batch);
+          this.#batch.clear(this.#events);
+        }
       }
       this.#state = State.AfterElement;
       return done;
@@ -317,6 +325,21 @@ export class RecordSplitter {
     this.#parts.push(chunk.slice(at, done));
     this.#complete();
     return done;
+  }
+
+  /**
+   * Hands on the element the chunk began inside, which ends at `done`, as a batch of its own
+   * (its text: the carried text and the chunk up to there); the chunk's other events then
+   * index the chunk itself, which is never joined to the carry and so never copied whole.
+   */
+  #handOnCarried(chunk: string, done: number): void {
+    const carry = this.#carry;
+    this.#batch.reset(carry, chunk.slice(0, done), this.#events, this.#bytes?.subarray(0, done));
+    this.#batch.add(0, carry.length + done);
+    this.#events++;
+    this.#sink.events(this.#batch);
+    this.#carry = '';
+    this.#batch.reset('', chunk, this.#events, this.#bytes);
   }
 
   #complete(): void {

@@ -27,6 +27,7 @@ import { BatchReader } from './batch-reader.js';
 import type { EventBatch } from './event-batch.js';
 import { RecordSplitter, type SplitSink } from './record-splitter.js';
 import { REORDER_BUDGET, StreamCassette } from './stream-cassette.js';
+import { InvalidUtf8Chunk, Utf8Chunks, type Utf8Piece } from './utf8-chunks.js';
 
 /** Bytes as a stream: a Node Readable, any async iterable of chunks, or a web ReadableStream. */
 export type ByteSource = AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>;
@@ -79,20 +80,18 @@ export async function verifyStream(
     );
   }
   const reader = new StreamReader(options, budget);
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  let bytes = 0;
+  const decoder = new Utf8Chunks();
   /** Decodes and reads one chunk event by event; a result when the reading is over. */
   const feed = (chunk: Uint8Array): VerifyResult | undefined => {
-    let text: string;
+    let piece: Utf8Piece;
     try {
-      text = decoder.decode(chunk, { stream: true });
-    } catch {
-      return invalidUtf8(bytes);
+      piece = decoder.decode(chunk);
+    } catch (err) {
+      return invalidUtf8(err);
     }
-    bytes += chunk.length;
-    // The same number of characters as bytes: every byte was ASCII (UTF-8 writes any other
-    // character, and holds back a cut one, in more bytes than UTF-16 code units).
-    reader.feed(text, text.length === chunk.length ? chunk : undefined);
+    // As many characters as bytes: every byte was ASCII (UTF-8 writes any other character in
+    // more bytes than UTF-16 code units).
+    reader.feed(piece.text, piece.text.length === piece.bytes.length ? piece.bytes : undefined);
     return undefined;
   };
   // The stream's first bytes, copied (a source may refill one buffer between chunks), while
@@ -120,9 +119,9 @@ export async function verifyStream(
     }
     if (held !== null) return verifyJson(held.bytes(), options);
     try {
-      reader.feed(decoder.decode());
-    } catch {
-      return invalidUtf8(bytes);
+      decoder.end();
+    } catch (err) {
+      return invalidUtf8(err);
     }
     return reader.finish();
   } catch (err) {
@@ -165,12 +164,10 @@ class HeldBytes {
   }
 }
 
-function invalidUtf8(offset: number): VerifyResult {
-  return failure({
-    check: 'schema',
-    code: 'JSON_INVALID_UTF8',
-    message: `invalid UTF-8 at or after byte offset ${offset} (expected well-formed UTF-8 text)`,
-  });
+function invalidUtf8(err: unknown): VerifyResult {
+  // Only InvalidUtf8Chunk is thrown by the decoder; anything else ends in the outer catch.
+  if (!(err instanceof InvalidUtf8Chunk)) throw err;
+  return failure({ check: 'schema', code: 'JSON_INVALID_UTF8', message: err.message });
 }
 
 async function* chunksOf(source: ByteSource): AsyncGenerator<Uint8Array> {
