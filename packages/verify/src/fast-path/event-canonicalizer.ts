@@ -190,7 +190,7 @@ export class EventCanonicalizer {
    * before ends[k] (where the stream's splitter found it), and the chain goes on from `head`
    * (h of the event before the batch; "" for the first). An event the reader finds ending
    * elsewhere is declined. The result replaces the one of the batch before: its tables, texts
-   * and output are reused, so it holds only until the next call.
+   * and output are reused, so it holds only until the next batch begins.
    */
   scanEvents(
     starts: Int32Array,
@@ -198,6 +198,18 @@ export class EventCanonicalizer {
     count: number,
     head: string,
   ): CanonicalizerResult {
+    this.beginEvents(head);
+    // The events may lie before where the reader last read (see BatchReader).
+    this.#reader.restart();
+    for (let k = 0; k < count; k++) this.readNext(starts[k] as number, ends[k]);
+    return this.endEvents();
+  }
+
+  /**
+   * Begins a batch of events read one by one with readNext (scanEvents reads a batch whose
+   * events are all known), chained from `head`; forgets the batch before.
+   */
+  beginEvents(head: string): void {
     this.#count = 0;
     this.#memberCount = 0;
     this.#chained = 0;
@@ -206,25 +218,35 @@ export class EventCanonicalizer {
     this.#headAt = -1;
     this.#texts.clear();
     this.#writer.base = 0;
-    while (this.#ends.length < count) this.#growEvents();
-    for (let k = 0; k < count; k++) {
-      const at = starts[k] as number;
-      const end = ends[k] as number;
-      this.#count = k + 1;
-      this.#starts[k] = at;
+  }
+
+  /**
+   * Reads the batch's next event, at `at`: returns the index just after it when proven, else
+   * -1 (declined; the events after it are then not chained). `mustEnd` >= 0: where it must end.
+   */
+  readNext(at: number, mustEnd = -1): number {
+    if (this.#count === this.#ends.length) this.#growEvents();
+    const k = this.#count++;
+    this.#starts[k] = at;
+    this.#ends[k] = mustEnd;
+    this.#firstMember[k] = this.#memberCount;
+    this.#proven[k] = 0;
+    this.#hashAsStored[k] = 0;
+    if (this.#text.charCodeAt(at) !== 0x7b /* { */) return -1;
+    try {
+      const end = this.#readEvent(at, k, mustEnd);
       this.#ends[k] = end;
-      this.#firstMember[k] = this.#memberCount;
-      this.#proven[k] = 0;
-      this.#hashAsStored[k] = 0;
-      if (this.#text.charCodeAt(at) !== 0x7b /* { */) continue;
-      try {
-        this.#readEvent(at, k, end);
-        this.#proven[k] = 1;
-      } catch (err) {
-        if (!(err instanceof Declined)) throw err;
-        this.#memberCount = this.#firstMember[k] as number;
-      }
+      this.#proven[k] = 1;
+      return end;
+    } catch (err) {
+      if (!(err instanceof Declined)) throw err;
+      this.#memberCount = this.#firstMember[k];
+      return -1;
     }
+  }
+
+  /** The batch begun by beginEvents, as read so far (held until the next batch begins). */
+  endEvents(): CanonicalizerResult {
     return this.#result();
   }
 

@@ -27,6 +27,8 @@ export class BatchReader implements KnownMemberTexts {
   #views: ViewReader | undefined = undefined;
   #texts: CanonicalizedEvents | undefined = undefined;
   #first = 0;
+  // Whether eventEnd has begun reading the batch being filled.
+  #reading = false;
   // The bytes of the text read now, when it is ASCII: the pass then copies and compares spans
   // of bytes several at a time, as for a record read whole. One buffer serves text after text.
   readonly #scratch = { buffer: new Uint8Array(0) };
@@ -41,21 +43,43 @@ export class BatchReader implements KnownMemberTexts {
   };
 
   /**
-   * Reads the batch's events, chaining them from `head` up to the first one declined. Never
-   * throws: should anything go wrong, the batch's events are all parsed (nothing proven).
+   * The element of the batch beginning at `at`, read by the pass as the splitter walks the
+   * text (the splitter then need not walk it): the index just after it when proven, else -1.
+   * `head`: the chain's head when the batch's first element begins. Never throws.
+   */
+  eventEnd(batch: EventBatch, at: number, head: () => string): number {
+    try {
+      const canonicalizer = this.#canonicalizerFor(batch);
+      if (!this.#reading) {
+        canonicalizer.beginEvents(head());
+        this.#reading = true;
+      }
+      return canonicalizer.readNext(at);
+    } catch {
+      this.#canonicalizer = undefined;
+      return -1;
+    }
+  }
+
+  /**
+   * Reads the batch's events, chaining them from `head` up to the first one declined: takes
+   * what eventEnd read of them, or reads them now. Never throws: should anything go wrong,
+   * the batch's events are all parsed (nothing proven).
    */
   read(batch: EventBatch, head: string): void {
     this.#scan = undefined;
     this.#views = undefined;
     this.#texts = undefined;
     this.#first = batch.first;
+    const reading = this.#reading;
+    this.#reading = false;
     try {
       const text = batch.text;
-      if (this.#canonicalizer === undefined || this.#textId !== batch.textId) {
-        this.#canonicalizer = new EventCanonicalizer(text, batch.asciiBytes(this.#scratch));
-        this.#textId = batch.textId;
-      }
-      const scan = this.#canonicalizer.scanEvents(batch.starts, batch.ends, batch.count, head);
+      const canonicalizer = this.#canonicalizerFor(batch);
+      let scan = reading ? canonicalizer.endEvents() : undefined;
+      // What eventEnd read serves only when it read every element of the batch, in order.
+      if (scan === undefined || !sameStarts(scan, batch))
+        scan = canonicalizer.scanEvents(batch.starts, batch.ends, batch.count, head);
       const views = new ViewReader(text, scan, scan.count);
       const texts = new CanonicalizedEvents(text, scan);
       texts.useCassetteMembers(views.cassetteMembers);
@@ -66,6 +90,15 @@ export class BatchReader implements KnownMemberTexts {
       // The canonicalizer is not read on from a state an unexpected error left.
       this.#canonicalizer = undefined;
     }
+  }
+
+  #canonicalizerFor(batch: EventBatch): EventCanonicalizer {
+    if (this.#canonicalizer === undefined || this.#textId !== batch.textId) {
+      this.#canonicalizer = new EventCanonicalizer(batch.text, batch.asciiBytes(this.#scratch));
+      this.#textId = batch.textId;
+      this.#reading = false;
+    }
+    return this.#canonicalizer;
   }
 
   /** The view of event k of the batch, or undefined when the strict reader is to parse it. */
@@ -105,4 +138,15 @@ export class BatchReader implements KnownMemberTexts {
       return undefined;
     return texts.memberText(k, member);
   }
+}
+
+/** Whether the scan's events begin where the batch's do, one for one (it may hold one more). */
+function sameStarts(scan: CanonicalizerResult, batch: EventBatch): boolean {
+  if (scan.count < batch.count) return false;
+  for (let k = 0; k < batch.count; k++) {
+    if (scan.starts[k] !== batch.starts[k]) return false;
+    // A proven event ends where the splitter took it to end.
+    if (scan.proven[k] === 1 && scan.ends[k] !== batch.ends[k]) return false;
+  }
+  return true;
 }

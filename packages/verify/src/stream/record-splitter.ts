@@ -4,9 +4,11 @@
 // is read by the strict reader, which checks the rest, or, for an event, proven JSON by the
 // canonicalizing pass (batch-reader.ts).
 //
-// The events are handed on by chunk, as places in one text (the unfinished event carried
-// from the chunks before, then the chunk), so that one pass of the canonicalizing reader over
-// that text chains them all (batch-reader.ts). String bodies are skipped with indexOf.
+// The events are handed on by chunk, as places in the chunk's text (the event the chunk began
+// inside goes first, alone, its carried text joined to the chunk's start), so that one pass of
+// the canonicalizing reader over that text chains them all (batch-reader.ts). That pass reads
+// each element as the splitter comes to it (SplitSink.eventEnd), and the splitter walks only
+// the elements it declines; string bodies are skipped with indexOf.
 import type { JsonReadError } from '../json/types.js';
 import { EventBatch } from './event-batch.js';
 
@@ -18,6 +20,12 @@ export interface SplitSink {
   eventsStart(): void;
   /** Consecutive elements of the events array (its places are reused once this returns). */
   events(batch: EventBatch): void;
+  /**
+   * An element of the events array begins at `at` in the batch's text, with the batch's
+   * elements so far before it: the index just after it when the sink read all of it (and
+   * holds what it read for the batch), else -1 and the splitter finds its end.
+   */
+  eventEnd(batch: EventBatch, at: number): number;
   /** The text is not an object at all: the whole of it. */
   whole(text: string): void;
 }
@@ -177,6 +185,15 @@ export class RecordSplitter {
           } else if (c === 0x5d || c === 0x2c) {
             return this.#fail(i, 'expected an event');
           } else {
+            // The carry is empty here (an element that began in the chunk before ends before
+            // any other begins), so the batch's places are the chunk's.
+            const end = this.#carry === '' ? this.#sink.eventEnd(this.#batch, i) : -1;
+            if (end > i) {
+              this.#add(i, end);
+              this.#state = State.AfterElement;
+              i = end;
+              break;
+            }
             this.#begin(State.InElement);
             this.#elementStart = this.#carry.length + i;
           }
@@ -308,12 +325,7 @@ export class RecordSplitter {
       if (this.#carry !== '') {
         this.#handOnCarried(chunk, done);
       } else {
-        this.#batch.add(this.#elementStart, done);
-        this.#events++;
-        if (this.#batch.count === BATCH_EVENTS) {
-          this.#sink.events(this.#batch);
-          this.#batch.clear(this.#events);
-        }
+        this.#add(this.#elementStart, done);
       }
       this.#state = State.AfterElement;
       return done;
@@ -325,6 +337,16 @@ export class RecordSplitter {
     this.#parts.push(chunk.slice(at, done));
     this.#complete();
     return done;
+  }
+
+  /** Adds the element chunk[start, end) to the batch; hands the batch on when it is full. */
+  #add(start: number, end: number): void {
+    this.#batch.add(start, end);
+    this.#events++;
+    if (this.#batch.count === BATCH_EVENTS) {
+      this.#sink.events(this.#batch);
+      this.#batch.clear(this.#events);
+    }
   }
 
   /**

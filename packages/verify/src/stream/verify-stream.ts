@@ -258,6 +258,13 @@ class StreamReader implements SplitSink {
     this.#top['events'] = [];
   }
 
+  eventEnd(batch: EventBatch, at: number): number {
+    if (this.#hard !== null) return -1;
+    return this.#batchReader.eventEnd(batch, at, this.#head);
+  }
+
+  readonly #head = (): string => this.#chain.head;
+
   events(batch: EventBatch): void {
     if (this.#hard !== null) return;
     const reader = this.#batchReader;
