@@ -1,5 +1,5 @@
 // verifyStream reads each chunk's events as one batch, canonicalized and hashed from the text
-// onto the chain head the stream has reached (src/stream/batch-chain.ts). These tests write
+// onto the chain head the stream has reached (src/stream/batch-reader.ts). These tests write
 // records' events in any member order, with whitespace, escapes and numbers in non-canonical
 // forms, with strings that hold quotes, backslashes and multi-byte characters, cut the bytes
 // anywhere (inside strings, escapes and UTF-8 sequences), and spoil single events: the stream
