@@ -153,30 +153,14 @@ export class EventCanonicalizer {
     let i = skipWhitespace(text, at);
     if (text.charCodeAt(i) === 0x5d /* ] */) return this.#result();
     for (;;) {
-      if (this.#count === this.#ends.length) this.#growEvents();
-      const k = this.#count++;
-      this.#starts[k] = i;
-      this.#firstMember[k] = this.#memberCount;
-      let end = -1;
-      if (text.charCodeAt(i) === 0x7b /* { */) {
-        try {
-          end = this.#readEvent(i, k);
-        } catch (err) {
-          if (!(err instanceof Declined)) throw err;
-          end = -1;
-        }
-      }
+      let end = this.readNext(i);
       if (end < 0) {
         // Declined: the general path serializes it from the parsed value; the chain from
         // here on is the chain step's.
-        this.#memberCount = this.#firstMember[k];
-        this.#proven[k] = 0;
         end = skipValue(text, i);
         if (end < 0) return null;
-      } else {
-        this.#proven[k] = 1;
+        this.#ends[this.#count - 1] = end;
       }
-      this.#ends[k] = end;
       i = skipWhitespace(text, end);
       const c = text.charCodeAt(i);
       if (c === 0x5d) return this.#result();
@@ -221,8 +205,9 @@ export class EventCanonicalizer {
   }
 
   /**
-   * Reads the batch's next event, at `at`: returns the index just after it when proven, else
-   * -1 (declined; the events after it are then not chained). `mustEnd` >= 0: where it must end.
+   * Reads the next event, at `at` (of the array scanArray walks, or of a batch): returns the
+   * index just after it when proven, else -1 (declined; the events after it are then not
+   * chained, and its end is the caller's to find). `mustEnd` >= 0: where it must end.
    */
   readNext(at: number, mustEnd = -1): number {
     if (this.#count === this.#ends.length) this.#growEvents();

@@ -204,6 +204,8 @@ class StreamReader implements SplitSink {
   readonly #chain = new ChainAccumulator();
   readonly #cassette: StreamCassette;
   readonly #batchReader = new BatchReader();
+  // The chain's head now: where the pass chains a batch from when it begins reading it.
+  readonly #head = (): string => this.#chain.head;
 
   constructor(options: VerifyOptions, reorderBudget: number) {
     this.#options = options;
@@ -262,8 +264,6 @@ class StreamReader implements SplitSink {
     if (this.#hard !== null) return -1;
     return this.#batchReader.eventEnd(batch, at, this.#head);
   }
-
-  readonly #head = (): string => this.#chain.head;
 
   events(batch: EventBatch): void {
     if (this.#hard !== null) return;
