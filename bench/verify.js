@@ -25,7 +25,7 @@ import { CassetteBuilder } from '@runback/replay-digest';
 import { publicKeyToPem, signEd25519 } from '@runback/sign';
 import { verifyJson, verifyStream } from '@runback/verify';
 import { makeRunInput, makeSignedRecord } from './make-record.js';
-import { fmt, interleavedMedians } from './stats.js';
+import { fmt, interleavedRounds, median, sideBySide } from './stats.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(root, 'packages', 'cli', 'bin', 'runback.js');
@@ -36,18 +36,18 @@ const HUGE_MB = Number(process.env.RUNBACK_BENCH_HUGE_MB ?? 1024);
 const FLOOR_SCRIPT =
   "const b=require('fs').readFileSync(process.argv[1]);JSON.parse(b.toString('utf8'));require('crypto').createHash('sha256').update(b).digest('hex')";
 
-/** Peak RSS (MB) and wall time (ms) of a child process, by GNU time. */
+/** Peak RSS (MB), wall time and CPU time (user + system, ms) of a child process, by GNU time. */
 function measure(args) {
   const t = performance.now();
-  const run = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...args], {
+  const run = spawnSync('/usr/bin/time', ['-f', '%M %U %S', process.execPath, ...args], {
     encoding: 'utf8',
     maxBuffer: 1 << 26,
   });
   const ms = performance.now() - t;
   if (run.status !== 0 && run.status !== 2)
     throw new Error(`child failed (${run.status}): ${run.stderr}`);
-  const kb = Number(run.stderr.trim().split('\n').pop());
-  return { ms, rssMb: kb / 1024, stdout: run.stdout };
+  const [kb, user, system] = (run.stderr.trim().split('\n').pop() ?? '').split(' ').map(Number);
+  return { ms, rssMb: kb / 1024, cpuMs: (user + system) * 1000, stdout: run.stdout };
 }
 
 /** The record with every event's members in the order they were written and _hash last. */
@@ -105,7 +105,7 @@ export async function benchVerify(results, events) {
       `(b) verify a ${events.toLocaleString('en')}-event signed record: ratios to the floor of the same file (read + JSON.parse + SHA-256)`,
     );
     console.log(
-      '    row                                   MB    floor ms   verify ms   ratio   peak RSS MB (floor / verify)',
+      '    row                                   MB    floor ms   verify ms   ratio   (round by round)   CPU ratio   peak RSS MB (floor / verify)',
     );
     for (const [name] of [
       ['own', "our writer's record (_hash first)"],
@@ -113,8 +113,8 @@ export async function benchVerify(results, events) {
       ['pretty', 'the same, 2-space indent'],
     ]) {
       const file = files[name];
-      const [floor, verify] = interleavedMedians([floorOf(file), verifyOf(file)], {
-        runs: 5,
+      const [floor, verify] = await interleavedRounds([floorOf(file), verifyOf(file)], {
+        runs: 7,
         warmup: 1,
       });
       const rssFloor = measure(['-e', FLOOR_SCRIPT, file]).rssMb;
@@ -128,15 +128,13 @@ export async function benchVerify(results, events) {
       rows.push({
         name,
         mb: statSync(file).size / 1e6,
-        floor_ms: floor,
-        verify_ms: verify,
-        ratio: verify / floor,
+        ...sideBySide(floor, verify),
         rss_floor_mb: rssFloor,
         rss_verify_mb: rssVerify,
       });
     }
-    // verifyStream over a file stream (async, so timed on its own, median of 3, floor reused):
-    // by default (a stream this short is held and verified whole), and event by event
+    // verifyStream over a file stream, interleaved with the floor of the same file as the rows
+    // above: by default (a stream this short is held and verified whole), and event by event
     // (wholeBytes 0, how a stream longer than 64 MiB is read, and what `runback verify` does for
     // such files).
     for (const [name, extra] of [
@@ -145,19 +143,17 @@ export async function benchVerify(results, events) {
     ]) {
       const file = files.foreign;
       const streamOptions = name === 'stream' ? options : { ...options, wholeBytes: 0 };
-      const times = [];
-      for (let k = 0; k < 3; k++) {
-        globalThis.gc?.();
-        const t = performance.now();
+      const streamed = async () => {
         const r = await verifyStream(
           createReadStream(file, { highWaterMark: 1 << 20 }),
           streamOptions,
         );
-        times.push(performance.now() - t);
         if (r.verdict !== 'valid') throw new Error('verifyStream did not verify the record');
-      }
-      times.sort((a, b) => a - b);
-      const floor = rows[1].floor_ms;
+      };
+      const [floor, verify] = await interleavedRounds([floorOf(file), streamed], {
+        runs: 7,
+        warmup: 1,
+      });
       const rss = measure([
         '--input-type=module',
         '-e',
@@ -168,9 +164,7 @@ export async function benchVerify(results, events) {
       rows.push({
         name,
         mb: statSync(file).size / 1e6,
-        floor_ms: floor,
-        verify_ms: times[1],
-        ratio: times[1] / floor,
+        ...sideBySide(floor, verify),
         rss_floor_mb: rows[1].rss_floor_mb,
         rss_verify_mb: rss,
       });
@@ -180,19 +174,17 @@ export async function benchVerify(results, events) {
       const file = files.foreign;
       const floors = [];
       const clis = [];
-      for (let k = 0; k < 5; k++) {
+      for (let k = 0; k < 7; k++) {
         floors.push(measure(['-e', FLOOR_SCRIPT, file]));
         clis.push(measure([CLI, 'verify', file, '--json', '--pubkey', pemFile]));
       }
-      const median = (list) => list.map((x) => x.ms).sort((a, b) => a - b)[2];
       const verdict = JSON.parse(clis[0].stdout).verdict;
       if (verdict !== 'valid') throw new Error(`runback verify said ${verdict}`);
+      const rounds = (list) => ({ wall: list.map((x) => x.ms), cpu: list.map((x) => x.cpuMs) });
       rows.push({
         name: 'cli',
         mb: statSync(file).size / 1e6,
-        floor_ms: median(floors),
-        verify_ms: median(clis),
-        ratio: median(clis) / median(floors),
+        ...sideBySide(rounds(floors), rounds(clis)),
         rss_floor_mb: floors[0].rssMb,
         rss_verify_mb: clis[0].rssMb,
       });
@@ -207,7 +199,7 @@ export async function benchVerify(results, events) {
     };
     for (const r of rows)
       console.log(
-        `    ${labels[r.name].padEnd(38)}${fmt(r.mb)}  ${fmt(r.floor_ms)}  ${fmt(r.verify_ms)}  ${fmt(r.ratio, 2)}   ${fmt(r.rss_floor_mb, 0)} / ${fmt(r.rss_verify_mb, 0)}`,
+        `    ${labels[r.name].padEnd(38)}${fmt(r.mb)}  ${fmt(r.floor_ms)}  ${fmt(r.verify_ms)}  ${fmt(r.ratio, 2)}   (${r.ratio_min.toFixed(2)}–${r.ratio_max.toFixed(2)})      ${fmt(r.cpu_ratio, 2)}   ${fmt(r.rss_floor_mb, 0)} / ${fmt(r.rss_verify_mb, 0)}`,
       );
     results.verify = { events, rows };
 
@@ -233,7 +225,6 @@ export async function benchVerify(results, events) {
           times[name].push(run.ms);
         }
       }
-      const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
       const node = median(times.node);
       results.verify.startup = { node_ms: node };
       for (const [name, args] of Object.entries(entries)) {
