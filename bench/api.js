@@ -101,10 +101,13 @@ export async function benchApi(results) {
     if (verify.non2xx !== 0 || verify.errors !== 0)
       throw new Error(`verify: ${verify.non2xx} non-2xx, ${verify.errors} errors`);
     const bytes = Buffer.from(body);
-    const [inProcessMs] = interleavedMedians([() => verifyJson(bytes, { pinned: [publicKey] })], {
-      runs: 51,
-      warmup: 10,
-    });
+    const [inProcessMs] = await interleavedMedians(
+      [() => verifyJson(bytes, { pinned: [publicKey] })],
+      {
+        runs: 51,
+        warmup: 10,
+      },
+    );
     const api = {
       record_bytes: bytes.length,
       verify_rps: verify.requests.average,

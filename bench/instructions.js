@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { publicKeyToPem } from '@runback/sign';
-import { makeRunInput, makeSignedRecord } from './make-record.js';
+import { inWrittenOrder, makeRunInput, makeSignedRecord } from './make-record.js';
 
 const EVENTS = 4_000;
 const FEW = 3;
@@ -67,17 +67,8 @@ if (modules.length === 0) modules.push(createRequire(import.meta.url).resolve('@
 const dir = mkdtempSync(join(tmpdir(), 'runback-instructions-'));
 try {
   const { record, publicKey } = makeSignedRecord(EVENTS);
-  const input = makeRunInput(EVENTS);
   const file = join(dir, 'record.json');
-  writeFileSync(
-    file,
-    JSON.stringify({
-      $schema: record.$schema,
-      manifest: record.manifest,
-      run: record.run,
-      events: record.events.map((e, i) => ({ ...input.events[i], _hash: e._hash })),
-    }),
-  );
+  writeFileSync(file, JSON.stringify(inWrittenOrder(record, makeRunInput(EVENTS))));
   const pemFile = join(dir, 'signer.pub.pem');
   writeFileSync(pemFile, publicKeyToPem(publicKey));
   for (const module of modules) {

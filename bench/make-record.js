@@ -129,3 +129,17 @@ export function makeSignedRecord(count) {
   });
   return { record, publicKey: keys.publicKey };
 }
+
+/**
+ * `record` (sealed from `input`) with every event's members in the order the program wrote them
+ * and _hash last, as plain JSON.stringify writes a record (other producers, the published
+ * implementation); the digests are the same.
+ */
+export function inWrittenOrder(record, input) {
+  return {
+    $schema: record.$schema,
+    manifest: record.manifest,
+    run: record.run,
+    events: record.events.map((e, i) => ({ ...input.events[i], _hash: e._hash })),
+  };
+}

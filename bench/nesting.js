@@ -83,7 +83,7 @@ export function makeNestedRecord() {
   };
 }
 
-export function benchNesting(results) {
+export async function benchNesting(results) {
   const made = makeNestedRecord();
   const { bytes } = made;
   const options = { pinned: [publicKeyToPem(made.publicKey)] };
@@ -91,7 +91,7 @@ export function benchNesting(results) {
   if (check.verdict !== 'valid')
     throw new Error(`nesting record did not verify: ${JSON.stringify(check.errors)}`);
 
-  const [floor, full] = interleavedMedians([
+  const [floor, full] = await interleavedMedians([
     () => {
       JSON.parse(bytes.toString('utf8'));
       createHash('sha256').update(bytes).digest('hex');
@@ -125,4 +125,4 @@ export function benchNesting(results) {
 }
 
 // `node --expose-gc bench/nesting.js` runs this row alone.
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) benchNesting({});
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await benchNesting({});

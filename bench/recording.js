@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { canonical } from '@runback/canonical';
 import { llmCall, startRun, tool } from '@runback/sdk';
+import { median } from './stats.js';
 
 const collect = typeof globalThis.gc === 'function' ? globalThis.gc : () => {};
 
@@ -101,8 +102,6 @@ async function timed(fn) {
 
 /** The limit on the overhead per pair (bench/limits.js holds the run to it). */
 const OVERHEAD_LIMIT_US = 50;
-
-const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 
 /** Runs section (c) and stores its figures in `results.recording`. */
 export async function benchRecording(results, { pairs = 5_000, rounds = 9, warmup = 2 } = {}) {

@@ -59,7 +59,7 @@ if (runs('a')) {
   if (ours !== theirs)
     throw new Error('canonical and canonicalize disagree on the benchmark record');
   const mb = Buffer.byteLength(ours) / 1e6;
-  const [tOurs, tTheirs] = interleavedMedians(
+  const [tOurs, tTheirs] = await interleavedMedians(
     [() => canonical(record), () => canonicalize(record)],
     { runs: 15 },
   );
@@ -86,7 +86,7 @@ if (runs('b')) await benchVerify(results, EVENTS);
 if (runs('c')) await benchRecording(results);
 if (runs('d')) await benchReplay(results);
 if (runs('e')) await benchApi(results);
-if (runs('f')) benchNesting(results);
+if (runs('f')) await benchNesting(results);
 if (runs('g')) benchDiff(results, EVENTS);
 
 if (process.env.RUNBACK_BENCH_JSON)

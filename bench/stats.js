@@ -5,24 +5,6 @@ import { performance } from 'node:perf_hooks';
 
 const collect = typeof globalThis.gc === 'function' ? globalThis.gc : () => {};
 
-/** Median wall time in ms of each function, calling them in turn `runs` times after `warmup` rounds. */
-export function interleavedMedians(fns, { runs = 7, warmup = 2 } = {}) {
-  const times = fns.map(() => []);
-  for (let round = 0; round < warmup + runs; round++) {
-    fns.forEach((fn, i) => {
-      collect();
-      const t = performance.now();
-      fn();
-      const elapsed = performance.now() - t;
-      if (round >= warmup) times[i].push(elapsed);
-    });
-  }
-  return times.map((list) => {
-    list.sort((a, b) => a - b);
-    return list[Math.floor(list.length / 2)];
-  });
-}
-
 /** The median of a list of numbers (the upper one of the middle two for an even count). */
 export function median(list) {
   const sorted = [...list].sort((a, b) => a - b);
@@ -43,7 +25,9 @@ export async function interleavedRounds(fns, { runs = 7, warmup = 2 } = {}) {
       collect();
       const cpu = process.cpuUsage();
       const t = performance.now();
-      await fns[i]();
+      const returned = fns[i]();
+      // Only a promise is waited for: awaiting a sync function's result would time a microtask.
+      if (returned instanceof Promise) await returned;
       const elapsed = performance.now() - t;
       const used = process.cpuUsage(cpu);
       if (round >= warmup) {
@@ -69,6 +53,11 @@ export function sideBySide(a, b) {
     ratio_max: Math.max(...perRound),
     cpu_ratio: median(b.cpu) / median(a.cpu),
   };
+}
+
+/** Median wall time in ms of each function, timed as interleavedRounds times them. */
+export async function interleavedMedians(fns, options) {
+  return (await interleavedRounds(fns, options)).map((r) => median(r.wall));
 }
 
 export const fmt = (n, digits = 1) => n.toFixed(digits).padStart(8);

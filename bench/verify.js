@@ -24,7 +24,7 @@ import { eventHash } from '@runback/chain';
 import { CassetteBuilder } from '@runback/replay-digest';
 import { publicKeyToPem, signEd25519 } from '@runback/sign';
 import { verifyJson, verifyStream } from '@runback/verify';
-import { makeRunInput, makeSignedRecord } from './make-record.js';
+import { inWrittenOrder, makeRunInput, makeSignedRecord } from './make-record.js';
 import { fmt, interleavedRounds, median, sideBySide } from './stats.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -50,16 +50,6 @@ function measure(args) {
   return { ms, rssMb: kb / 1024, cpuMs: (user + system) * 1000, stdout: run.stdout };
 }
 
-/** The record with every event's members in the order they were written and _hash last. */
-function foreignOrder(record, input) {
-  return {
-    $schema: record.$schema,
-    manifest: record.manifest,
-    run: record.run,
-    events: record.events.map((e, i) => ({ ...input.events[i], _hash: e._hash })),
-  };
-}
-
 /** Writes the three record files of (b); returns the signer's PEM and the files' paths. */
 function writeRecordFiles(dir, events) {
   const { record, publicKey } = makeSignedRecord(events);
@@ -70,8 +60,8 @@ function writeRecordFiles(dir, events) {
     pretty: join(dir, 'pretty.json'),
   };
   writeFileSync(files.own, JSON.stringify(record));
-  writeFileSync(files.foreign, JSON.stringify(foreignOrder(record, input)));
-  writeFileSync(files.pretty, JSON.stringify(foreignOrder(record, input), null, 2));
+  writeFileSync(files.foreign, JSON.stringify(inWrittenOrder(record, input)));
+  writeFileSync(files.pretty, JSON.stringify(inWrittenOrder(record, input), null, 2));
   return { pem: publicKeyToPem(publicKey), files };
 }
 
