@@ -25,6 +25,28 @@ export function compareSpans(text: string, as: number, ae: number, bs: number, b
 }
 
 /**
+ * compareSpans over an ASCII text's bytes (its code units, index for index), which are
+ * cheaper to read than the string's.
+ */
+export function compareByteSpans(
+  bytes: Uint8Array,
+  as: number,
+  ae: number,
+  bs: number,
+  be: number,
+): number {
+  const la = ae - as;
+  const lb = be - bs;
+  const m = la < lb ? la : lb;
+  for (let d = 0; d < m; d++) {
+    const x = bytes[as + d] as number;
+    const y = bytes[bs + d] as number;
+    if (x !== y) return x - y;
+  }
+  return la - lb;
+}
+
+/**
  * Index just after the number starting at `at` when it is written as Number::toString writes
  * it (docs/spec.md §2, rule 2), else -1.
  */

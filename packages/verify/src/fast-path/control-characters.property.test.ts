@@ -79,6 +79,47 @@ describe('control characters', () => {
     );
   });
 
+  it('are counted in any stretch of any text, from its bytes at any alignment or its units', () => {
+    // Long enough for several rounds of byte-lane counting (127 words each).
+    const long = (ascii: boolean) =>
+      fc
+        .tuple(text(ascii), fc.nat(1200), text(ascii), fc.nat(3))
+        .map(([a, n, b, c]) => a + ['x', '\n', '\u0001 ', '\u007f'][c]!.repeat(n) + b);
+    const plainCount = (s: string, from: number, to: number): number =>
+      s
+        .slice(from, to)
+        .split('')
+        .filter((c) => c.charCodeAt(0) < 0x20).length;
+    fc.assert(
+      fc.property(long(true), fc.nat(7), fc.nat(), fc.nat(), (s, offset, a, b) => {
+        const from = a % (s.length + 1);
+        const to = from + (b % (s.length - from + 1));
+        const expected = plainCount(s, from, to);
+        expect(new ControlFinder(s, bytesAt(s, offset)).count(from, to)).toBe(expected);
+        expect(new ControlFinder(s, undefined).count(from, to)).toBe(expected);
+      }),
+      { numRuns: 2000 },
+    );
+    fc.assert(
+      fc.property(long(false), fc.nat(), fc.nat(), (s, a, b) => {
+        const from = a % (s.length + 1);
+        const to = from + (b % (s.length - from + 1));
+        const finder = new ControlFinder(s, new TextEncoder().encode(s));
+        expect(finder.count(from, to)).toBe(plainCount(s, from, to));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('are counted in a stretch made of nothing else, every lane full', () => {
+    const s = Array.from({ length: 3000 }, (_, i) => String.fromCharCode(i % 0x20)).join('');
+    for (let offset = 0; offset < 4; offset++) {
+      const finder = new ControlFinder(s, bytesAt(s, offset));
+      expect(finder.count(0, s.length)).toBe(s.length);
+      expect(finder.count(3, s.length - 5)).toBe(s.length - 8);
+    }
+  });
+
   it('are found in every position of a long stretch, whole words included', () => {
     const s = 'x'.repeat(300);
     for (let at = 0; at < s.length; at++) {

@@ -23,6 +23,10 @@ export function nextControl(text: string, from: number): number {
  */
 const BELOW_SPACE = 0x20202020;
 const TOP_BITS = 0x80808080 | 0;
+/** Bit 0 of each byte of a word. */
+const LOW_BITS = 0x01010101;
+/** Words counted into byte lanes before they are added up (each lane stays below 128). */
+const LANE_WORDS = 127;
 /** Words tested together before looking at the result (small: pretty text holds many). */
 const BLOCK = 32;
 
@@ -84,6 +88,46 @@ export class ControlFinder {
     for (let i = Math.max(from, (last << 2) - shift); i < n; i++)
       if ((bytes[i] as number) < 0x20) return i;
     return n;
+  }
+
+  /**
+   * How many control characters text[s, e) holds. For an ASCII text, four bytes at a time: a
+   * byte is 0x20 or more exactly when one of its bits 5, 6 and 7 is set, so moving those bits
+   * to bit 0 of their byte marks the other bytes of a word, counted by byte lane (32-bit
+   * integer operations throughout, which an addition that overflows would leave).
+   */
+  count(s: number, e: number): number {
+    const words = this.#words;
+    if (words === undefined) {
+      const text = this.#text;
+      let found = 0;
+      for (let i = s; i < e; i++) if (text.charCodeAt(i) < 0x20) found++;
+      return found;
+    }
+    const bytes = this.#bytes as Uint8Array;
+    const shift = this.#shift;
+    let w = (s + shift + 3) >> 2;
+    const last = (e + shift) >> 2;
+    let found = 0;
+    if (w >= last) {
+      for (let i = s; i < e; i++) if ((bytes[i] as number) < 0x20) found++;
+      return found;
+    }
+    for (let i = s, head = (w << 2) - shift; i < head; i++)
+      if ((bytes[i] as number) < 0x20) found++;
+    while (w < last) {
+      // Each byte lane of `lanes` gains at most 1 a word, and holds up to 127 (a 32-bit int).
+      const end = Math.min(last, w + LANE_WORDS);
+      let lanes = 0;
+      found += (end - w) * 4;
+      for (; w < end; w++) {
+        const x = words[w] as number;
+        lanes = (lanes + (((x >>> 5) | (x >>> 6) | (x >>> 7)) & LOW_BITS)) | 0;
+      }
+      found -= (lanes & 0xff) + ((lanes >>> 8) & 0xff) + ((lanes >>> 16) & 0xff) + (lanes >>> 24);
+    }
+    for (let i = (last << 2) - shift; i < e; i++) if ((bytes[i] as number) < 0x20) found++;
+    return found;
   }
 
   /** Whether text[s, e) holds a control character. */

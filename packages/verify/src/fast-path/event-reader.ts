@@ -15,6 +15,7 @@
 // throws DECLINED.
 import { DEFAULT_MAX_DEPTH } from '../json/types.js';
 import {
+  compareByteSpans,
   isJsonNumber,
   isShortDecimal,
   isStringifyUnicodeEscape,
@@ -88,8 +89,12 @@ export class EventReader {
   #controlFrom = 0;
   #nextControl = -1;
   readonly #controls: ControlFinder;
-  // The text's bytes when it is ASCII, to step over indentation four spaces at a time.
+  // How many tabs, line feeds and carriage returns the event read last holds as whitespace.
+  #spacingControls = 0;
+  // The text's bytes when it is ASCII: read instead of its code units (see #unit), and as
+  // words to step over indentation four spaces at a time.
   readonly #bytes: DataView | undefined;
+  readonly #ascii: Uint8Array | undefined;
   readonly #lastWord: number;
 
   /** `ascii`, when given, holds the text's characters as bytes (it is all ASCII). */
@@ -101,7 +106,17 @@ export class EventReader {
         ? new DataView(ascii.buffer, ascii.byteOffset, ascii.length)
         : undefined;
     this.#bytes = bytes;
+    this.#ascii = bytes === undefined ? undefined : ascii;
     this.#lastWord = bytes === undefined ? -1 : bytes.byteLength - 4;
+  }
+
+  /**
+   * The code unit at i (NaN or undefined past the end, which no comparison matches): from the
+   * bytes when the text is ASCII, cheaper to read than a string's code unit.
+   */
+  #unit(i: number): number {
+    const bytes = this.#ascii;
+    return bytes !== undefined ? (bytes[i] as number) : this.text.charCodeAt(i);
   }
 
   /** Forgets the backslash position (for a read that does not continue the last one). */
@@ -118,6 +133,7 @@ export class EventReader {
     this.items = 0;
     if (this.tokens.length > 0) this.tokens.length = 0;
     this.hashItem = -1;
+    this.#spacingControls = 0;
     let depth = 0;
     let deepest = 0;
     let names = 0;
@@ -129,7 +145,7 @@ export class EventReader {
     // Whether a value is expected next (else a comma or a closing bracket).
     let wantValue = true;
     while (i < n) {
-      const c = text.charCodeAt(i);
+      const c = this.#unit(i);
       if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) {
         i = this.#skipWhitespace(i);
         if (node >= 0) this.nVerbatim[node] = 0;
@@ -140,7 +156,7 @@ export class EventReader {
           i++;
           wantValue = true;
           if (inArray) continue;
-          const name = text.charCodeAt(i) === 0x22 ? i : this.#skipWhitespace(i);
+          const name = this.#unit(i) === 0x22 ? i : this.#skipWhitespace(i);
           if (name !== i) this.nVerbatim[node] = 0;
           item = this.#memberName(name, node, depth);
           i = this.#afterColon(node);
@@ -186,13 +202,13 @@ export class EventReader {
         node = child;
         inArray = isArray;
         let next = i + 1;
-        const d = text.charCodeAt(next);
+        const d = this.#unit(next);
         if (d === 0x20 || d === 0x0a || d === 0x0d || d === 0x09) {
           next = this.#skipWhitespace(next);
           this.nVerbatim[child] = 0;
         }
         i = next;
-        if (text.charCodeAt(i) === (isArray ? 0x5d : 0x7d)) {
+        if (this.#unit(i) === (isArray ? 0x5d : 0x7d)) {
           wantValue = false; // an empty container: the bracket closes it next
           continue;
         }
@@ -218,7 +234,7 @@ export class EventReader {
         let plain = true;
         i++;
         for (;;) {
-          const d = text.charCodeAt(i);
+          const d = this.#unit(i);
           if (d >= 0x30 && d <= 0x39) i++;
           else if (d === 0x2e || d === 0x65 || d === 0x45 || d === 0x2b || d === 0x2d) {
             plain = false;
@@ -229,7 +245,7 @@ export class EventReader {
         const digits = i - start - negative;
         if (
           plain
-            ? digits === 0 || (digits > 1 && text.charCodeAt(start + negative) === 0x30)
+            ? digits === 0 || (digits > 1 && this.#unit(start + negative) === 0x30)
             : !isJsonNumber(text, start, i)
         )
           throw DECLINED;
@@ -238,7 +254,7 @@ export class EventReader {
         if (
           (!plain ||
             digits > PLAIN_INTEGER_DIGITS ||
-            (text.charCodeAt(start + negative) === 0x30 && (negative === 1 || digits > 1))) &&
+            (this.#unit(start + negative) === 0x30 && (negative === 1 || digits > 1))) &&
           !isShortDecimal(text, start + negative, i)
         ) {
           const token = text.slice(start, i);
@@ -252,26 +268,26 @@ export class EventReader {
         }
       } else if (c === 0x74 /* t */) {
         if (
-          text.charCodeAt(i + 1) !== 0x72 /* r */ ||
-          text.charCodeAt(i + 2) !== 0x75 /* u */ ||
-          text.charCodeAt(i + 3) !== 0x65 /* e */
+          this.#unit(i + 1) !== 0x72 /* r */ ||
+          this.#unit(i + 2) !== 0x75 /* u */ ||
+          this.#unit(i + 3) !== 0x65 /* e */
         )
           throw DECLINED;
         i += 4;
       } else if (c === 0x6e /* n */) {
         if (
-          text.charCodeAt(i + 1) !== 0x75 /* u */ ||
-          text.charCodeAt(i + 2) !== 0x6c /* l */ ||
-          text.charCodeAt(i + 3) !== 0x6c /* l */
+          this.#unit(i + 1) !== 0x75 /* u */ ||
+          this.#unit(i + 2) !== 0x6c /* l */ ||
+          this.#unit(i + 3) !== 0x6c /* l */
         )
           throw DECLINED;
         i += 4;
       } else if (c === 0x66 /* f */) {
         if (
-          text.charCodeAt(i + 1) !== 0x61 /* a */ ||
-          text.charCodeAt(i + 2) !== 0x6c /* l */ ||
-          text.charCodeAt(i + 3) !== 0x73 /* s */ ||
-          text.charCodeAt(i + 4) !== 0x65 /* e */
+          this.#unit(i + 1) !== 0x61 /* a */ ||
+          this.#unit(i + 2) !== 0x6c /* l */ ||
+          this.#unit(i + 3) !== 0x73 /* s */ ||
+          this.#unit(i + 4) !== 0x65 /* e */
         )
           throw DECLINED;
         i += 5;
@@ -288,8 +304,9 @@ export class EventReader {
   /**
    * Declines the event text[at, end) if a string in it holds a raw control character (RFC
    * 8259 §7). One search finds the next control character after the last one found; only an
-   * event holding one (as whitespace between tokens, or in a string) has its strings looked
-   * into, each member name and string value, which are all its strings.
+   * event holding one (as whitespace between tokens, or in a string) is looked into further:
+   * counted, and when it holds more than the whitespace the reader counted, its strings are
+   * looked into one by one, each member name and string value, which are all its strings.
    */
   #checkControls(at: number, end: number): void {
     let next = this.#nextControl;
@@ -299,6 +316,11 @@ export class EventReader {
       this.#nextControl = next;
     }
     if (next >= end) return;
+    // Every control character outside the event's strings is whitespace the reader stepped
+    // over, and counted: when the event holds no more than those (pretty-printed text), none
+    // is inside a string. text[at, next) holds none.
+    const inEvent = this.#controls.count(next, end);
+    if (inEvent === this.#spacingControls) return;
     const text = this.text;
     const controls = this.#controls;
     const { ns, ne, vs, ve } = this;
@@ -329,7 +351,7 @@ export class EventReader {
   /** Reads the member name at `at` into a new item of object `node`; returns the item. */
   #memberName(at: number, node: number, depth: number): number {
     const text = this.text;
-    if (text.charCodeAt(at) !== 0x22) throw DECLINED;
+    if (this.#unit(at) !== 0x22) throw DECLINED;
     const end = this.#stringEnd(at + 1);
     const escaped = this.#lastEscaped;
     const nVerbatim = this.nVerbatim;
@@ -348,7 +370,14 @@ export class EventReader {
       this.hashItem = this.items;
     } else if (nVerbatim[node] === 1) {
       const previous = this.#fPrevStart[depth] as number;
-      if (previous >= 0 && !sortsAfter(text, previous, this.#fPrevEnd[depth] as number, s, end))
+      const previousEnd = this.#fPrevEnd[depth] as number;
+      const ascii = this.#ascii;
+      if (
+        previous >= 0 &&
+        !(ascii !== undefined
+          ? compareByteSpans(ascii, previous, previousEnd, s, end) < 0
+          : sortsAfter(text, previous, previousEnd, s, end))
+      )
         nVerbatim[node] = 0;
       this.#fPrevStart[depth] = s;
       this.#fPrevEnd[depth] = end;
@@ -359,15 +388,14 @@ export class EventReader {
 
   /** Steps over the colon after the name just read; returns where the value starts. */
   #afterColon(node: number): number {
-    const text = this.text;
     let i = this.#colonAt;
-    if (text.charCodeAt(i) !== 0x3a /* : */) {
+    if (this.#unit(i) !== 0x3a /* : */) {
       i = this.#skipWhitespace(i);
-      if (text.charCodeAt(i) !== 0x3a) throw DECLINED;
+      if (this.#unit(i) !== 0x3a) throw DECLINED;
       this.nVerbatim[node] = 0;
     }
     i++;
-    const c = text.charCodeAt(i);
+    const c = this.#unit(i);
     if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) {
       this.nVerbatim[node] = 0;
       return this.#skipWhitespace(i);
@@ -380,17 +408,35 @@ export class EventReader {
    * Pretty-printed text indents with runs of spaces: read as bytes, four of them at a time.
    */
   #skipWhitespace(at: number): number {
-    const text = this.text;
-    const bytes = this.#bytes;
+    const words = this.#bytes;
     let i = at;
+    if (words !== undefined) {
+      // From the bytes (a code unit read from a string costs more than a byte from an array).
+      const bytes = this.#ascii as Uint8Array;
+      const lastWord = this.#lastWord;
+      let controls = 0;
+      for (;;) {
+        while (i <= lastWord && words.getInt32(i, true) === FOUR_SPACES) i += 4;
+        const c = bytes[i];
+        if (c === 0x20) {
+          i++;
+        } else if (c === 0x0a || c === 0x0d || c === 0x09) {
+          i++;
+          controls++;
+        } else {
+          this.#spacingControls += controls;
+          return i;
+        }
+      }
+    }
+    const text = this.text;
     for (;;) {
       const c = text.charCodeAt(i);
       if (c === 0x20) {
         i++;
-        if (bytes !== undefined)
-          while (i <= this.#lastWord && bytes.getInt32(i, true) === FOUR_SPACES) i += 4;
       } else if (c === 0x0a || c === 0x0d || c === 0x09) {
         i++;
+        this.#spacingControls++;
       } else {
         return i;
       }

@@ -197,7 +197,7 @@ export class EventWriter {
           throw DECLINED;
       }
     } else {
-      this.#sorter.sort(text, this.#ids, order, base, count, ns, ne);
+      this.#sorter.sort(text, this.#ids, order, base, count, ns, ne, this.#ascii);
     }
     this.#byte(0x7b);
     let written = 0;
@@ -277,7 +277,8 @@ export class EventWriter {
   /** Appends an ASCII character: extends the pending span when the text holds it next. */
   #byte(b: number): void {
     const ce = this.#ce;
-    if (ce >= 0 && this.#text.charCodeAt(ce) === b) {
+    const ascii = this.#ascii;
+    if (ce >= 0 && (ascii !== undefined ? ascii[ce] : this.#text.charCodeAt(ce)) === b) {
       this.#ce = ce + 1;
       return;
     }

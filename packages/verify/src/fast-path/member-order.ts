@@ -9,7 +9,7 @@
 // comparisons prove (and which also proves the names distinct). Only when that fails are the
 // names sorted, and the new permutation remembered. The result never depends on what was
 // remembered, only the time it takes.
-import { compareSpans } from './canonical-tokens.js';
+import { compareByteSpans, compareSpans } from './canonical-tokens.js';
 import { DECLINED } from './declined.js';
 
 /** Objects with more members than this are sorted with Array.prototype.sort. */
@@ -40,7 +40,7 @@ export class MemberOrder {
   /**
    * Writes the items ids[base, base + count) (an object's members, in the order written)
    * sorted by their names text[ns, ne) into sorted[base, base + count); a repeated name
-   * declines the event.
+   * declines the event. `ascii`, when given, holds the text's code units as bytes.
    */
   sort(
     text: string,
@@ -50,6 +50,7 @@ export class MemberOrder {
     count: number,
     ns: Int32Array,
     ne: Int32Array,
+    ascii?: Uint8Array,
   ): void {
     if (count < 2) {
       if (count === 1) sorted[base] = ids[base] as number;
@@ -59,8 +60,10 @@ export class MemberOrder {
     if (count <= CACHED_MAX) {
       // The shape, roughly: the count and every name's first character.
       let h = count;
-      for (let q = 0; q < count; q++)
-        h = (h * 31 + text.charCodeAt(ns[ids[base + q] as number] as number)) | 0;
+      for (let q = 0; q < count; q++) {
+        const at = ns[ids[base + q] as number] as number;
+        h = (h * 31 + (ascii !== undefined ? (ascii[at] as number) : text.charCodeAt(at))) | 0;
+      }
       slot = (h ^ (h >>> 8)) & (SLOTS - 1);
     }
     if (slot >= 0 && this.#slotCount[slot] === count) {
@@ -71,14 +74,14 @@ export class MemberOrder {
       let q = 1;
       for (; q < count; q++) {
         const m = ids[base + (perm[at + q] as number)] as number;
+        const as = ns[previous] as number;
+        const ae = ne[previous] as number;
+        const bs = ns[m] as number;
+        const be = ne[m] as number;
         if (
-          compareSpans(
-            text,
-            ns[previous] as number,
-            ne[previous] as number,
-            ns[m] as number,
-            ne[m] as number,
-          ) >= 0
+          (ascii !== undefined
+            ? compareByteSpans(ascii, as, ae, bs, be)
+            : compareSpans(text, as, ae, bs, be)) >= 0
         )
           break;
         sorted[base + q] = m;
