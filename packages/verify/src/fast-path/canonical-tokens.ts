@@ -25,22 +25,30 @@ export function compareSpans(text: string, as: number, ae: number, bs: number, b
 }
 
 /**
- * compareSpans over an ASCII text's bytes (its code units, index for index), which are
- * cheaper to read than the string's.
+ * Code unit i of `text`, read from `ascii` when given: the text's bytes when it is ASCII (index
+ * for index), which are cheaper to read than the string's code units. Past the end it is NaN or
+ * undefined, which no comparison with a code unit matches.
  */
-export function compareByteSpans(
-  bytes: Uint8Array,
+export function unitAt(text: string, ascii: Uint8Array | undefined, i: number): number {
+  return ascii !== undefined ? (ascii[i] as number) : text.charCodeAt(i);
+}
+
+/** compareSpans, reading `ascii` (the text's bytes when it is ASCII) when given. */
+export function compareNameSpans(
+  text: string,
+  ascii: Uint8Array | undefined,
   as: number,
   ae: number,
   bs: number,
   be: number,
 ): number {
+  if (ascii === undefined) return compareSpans(text, as, ae, bs, be);
   const la = ae - as;
   const lb = be - bs;
   const m = la < lb ? la : lb;
   for (let d = 0; d < m; d++) {
-    const x = bytes[as + d] as number;
-    const y = bytes[bs + d] as number;
+    const x = ascii[as + d] as number;
+    const y = ascii[bs + d] as number;
     if (x !== y) return x - y;
   }
   return la - lb;

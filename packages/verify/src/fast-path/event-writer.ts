@@ -10,6 +10,7 @@
 // value; a closing bracket after the last value). So pieces are not copied one at a time: the
 // writer keeps one pending input span and extends it while the next piece continues it (for a
 // single character, while the input holds that character next), copying only when it breaks.
+import { unitAt } from './canonical-tokens.js';
 import { DECLINED, parseToken } from './declined.js';
 import type { EventReader } from './event-reader.js';
 import { HASH_KEY } from './event-reader.js';
@@ -277,8 +278,7 @@ export class EventWriter {
   /** Appends an ASCII character: extends the pending span when the text holds it next. */
   #byte(b: number): void {
     const ce = this.#ce;
-    const ascii = this.#ascii;
-    if (ce >= 0 && (ascii !== undefined ? ascii[ce] : this.#text.charCodeAt(ce)) === b) {
+    if (ce >= 0 && unitAt(this.#text, this.#ascii, ce) === b) {
       this.#ce = ce + 1;
       return;
     }

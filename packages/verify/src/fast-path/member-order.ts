@@ -9,7 +9,7 @@
 // comparisons prove (and which also proves the names distinct). Only when that fails are the
 // names sorted, and the new permutation remembered. The result never depends on what was
 // remembered, only the time it takes.
-import { compareByteSpans, compareSpans } from './canonical-tokens.js';
+import { compareNameSpans, compareSpans, unitAt } from './canonical-tokens.js';
 import { DECLINED } from './declined.js';
 
 /** Objects with more members than this are sorted with Array.prototype.sort. */
@@ -61,8 +61,7 @@ export class MemberOrder {
       // The shape, roughly: the count and every name's first character.
       let h = count;
       for (let q = 0; q < count; q++) {
-        const at = ns[ids[base + q] as number] as number;
-        h = (h * 31 + (ascii !== undefined ? (ascii[at] as number) : text.charCodeAt(at))) | 0;
+        h = (h * 31 + unitAt(text, ascii, ns[ids[base + q] as number] as number)) | 0;
       }
       slot = (h ^ (h >>> 8)) & (SLOTS - 1);
     }
@@ -74,16 +73,15 @@ export class MemberOrder {
       let q = 1;
       for (; q < count; q++) {
         const m = ids[base + (perm[at + q] as number)] as number;
-        const as = ns[previous] as number;
-        const ae = ne[previous] as number;
-        const bs = ns[m] as number;
-        const be = ne[m] as number;
-        if (
-          (ascii !== undefined
-            ? compareByteSpans(ascii, as, ae, bs, be)
-            : compareSpans(text, as, ae, bs, be)) >= 0
-        )
-          break;
+        const order = compareNameSpans(
+          text,
+          ascii,
+          ns[previous] as number,
+          ne[previous] as number,
+          ns[m] as number,
+          ne[m] as number,
+        );
+        if (order >= 0) break;
         sorted[base + q] = m;
         previous = m;
       }
