@@ -6,7 +6,12 @@ import { decodeJsonInput, parseJsonStrictSpans } from './json/index.js';
 import { readJsonData, type JsonDataResult } from './json-data.js';
 import { scanCanonicalEvents } from './fast-path/canonical-events.js';
 import { canonicalizeEvents, CanonicalizedEvents } from './fast-path/canonicalized-events.js';
-import { readRecordWithViews, type RecordWithViews } from './fast-path/event-views.js';
+import {
+  readRecordAroundViews,
+  readRecordWithViews,
+  ViewReader,
+  type RecordWithViews,
+} from './fast-path/event-views.js';
 import type { ProvenSpans } from './json/index.js';
 import type { KnownMemberTexts } from '@runback/replay-digest';
 import type { KnownEventTexts } from './steps/chain.js';
@@ -16,6 +21,8 @@ import { checkChain } from './steps/chain.js';
 import { checkConsistent } from './steps/consistent.js';
 import { partsOf, type StepResult } from './steps/context.js';
 import { checkDigest } from './steps/digest.js';
+import { EventSteps } from './steps/event-steps.js';
+import { InOrderCassette } from './steps/in-order-cassette.js';
 import { checkSchema } from './steps/schema.js';
 import { checkRecordSignature, type SignatureStepResult } from './signature/step.js';
 import { assertTrustPolicy, type TrustPolicy } from './signature/trust.js';
@@ -101,6 +108,8 @@ export function verifyJsonWith(
     return failure({ check: 'schema', code: decoded.error.code, message: decoded.error.message });
   const known = knownOf(decoded.text, input, reading);
   if (known instanceof CanonicalizedEvents) {
+    const byEvent = verifyEventByEvent(decoded.text, known, options);
+    if (byEvent !== undefined) return byEvent;
     const read = viewsOf(decoded.text, known);
     if (read !== undefined) {
       known.useCassetteMembers(read.cassetteMembers);
@@ -111,6 +120,45 @@ export function verifyJsonWith(
   if (!parsed.ok)
     return failure({ check: 'schema', code: parsed.error.code, message: parsed.error.message });
   return verifyWithPolicy(parsed.value, options, known);
+}
+
+/**
+ * The canonical reading's usual way: the record read around its proven events, and each event
+ * (a view, or parsed where it is not proven) handed to the steps in array order and let go at
+ * once, so that no view outlives its turn (holding 100k views until every step had read them
+ * made the young generation's collections copy them all, once or twice). The result is the
+ * pipeline's on the same record (steps/event-steps.ts). Undefined when the record does not
+ * read around views, when its events are not in seq order (the cassette must then sort
+ * them), or on any unexpected error: the caller then reads the record with all its views, or
+ * whole.
+ */
+function verifyEventByEvent(
+  text: string,
+  known: CanonicalizedEvents,
+  options: VerifyOptions,
+): VerifyResult | undefined {
+  try {
+    const around = readRecordAroundViews(text, known.scan);
+    if (around === undefined) return undefined;
+    const { record, events, asView } = around;
+    const reader = new ViewReader(text, known.scan, events.length);
+    known.useCassetteMembers(reader.cassetteMembers);
+    const cassette = new InOrderCassette();
+    const steps = new EventSteps(cassette);
+    for (let k = 0; k < events.length; k++) {
+      const event = asView[k] === 1 ? reader.view(k) : events[k];
+      const hash = known.eventHash(k, steps.head);
+      steps.add(event, k, hash === undefined ? known.eventText(k) : undefined, hash, known);
+      if (cassette.unordered) return undefined;
+    }
+    // The steps saw the events; the record's events array only has to be there (parts).
+    (record as { events: unknown }).events = [];
+    const parts = partsOf(record);
+    const signature = checkRecordSignature(parts, options);
+    return assembleResult({ ...steps.results(parts, true), signature });
+  } catch {
+    return undefined;
+  }
 }
 
 /** The record with its proven events as views, or undefined (then the text is read whole). */

@@ -65,14 +65,22 @@ export interface RecordWithViews {
 }
 
 /**
- * The record read from `text` with its proven events as views, or undefined when there is
- * nothing to gain or the reduced text does not read (then the caller reads the whole text).
- * `scan` is the canonicalizer's result for the events array of this very text.
+ * The record read from `text` around its proven events: the record's other parts parsed, and
+ * `events` (the record's events array, of `count` elements) holding each event that is not a
+ * view (asView[k] = 0) as parsed and a placeholder where event k is a view (ViewReader.view(k)
+ * reads it). Undefined when there is nothing to gain or the reduced text does not read (then
+ * the caller reads the whole text). `scan` is the canonicalizer's result for this very text.
  */
-export function readRecordWithViews(
+export interface RecordAroundViews {
+  readonly record: unknown;
+  readonly events: unknown[];
+  readonly asView: Uint8Array;
+}
+
+export function readRecordAroundViews(
   text: string,
   scan: CanonicalizerResult,
-): RecordWithViews | undefined {
+): RecordAroundViews | undefined {
   const { count, starts, ends } = scan;
   if (count === 0) return undefined;
   const asView = new Uint8Array(count);
@@ -104,8 +112,22 @@ export function readRecordWithViews(
   const record = parsed.value as { events?: unknown } | null;
   const events = record?.events;
   if (!Array.isArray(events) || events.length !== count) return undefined;
-  const reader = new ViewReader(text, scan, count);
-  for (let k = 0; k < count; k++) if (asView[k] === 1) events[k] = reader.view(k);
+  return { record, events, asView };
+}
+
+/**
+ * The record read from `text` with its proven events as views in its events array (see
+ * readRecordAroundViews), or undefined.
+ */
+export function readRecordWithViews(
+  text: string,
+  scan: CanonicalizerResult,
+): RecordWithViews | undefined {
+  const around = readRecordAroundViews(text, scan);
+  if (around === undefined) return undefined;
+  const { record, events, asView } = around;
+  const reader = new ViewReader(text, scan, scan.count);
+  for (let k = 0; k < scan.count; k++) if (asView[k] === 1) events[k] = reader.view(k);
   return { record, cassetteMembers: reader.cassetteMembers };
 }
 

@@ -3,7 +3,6 @@
 // out of seq order. A bounded reorder buffer (a heap on seq, then array index, as the stable
 // seq sort orders them) holds entries until the budget is spent; an entry that arrives after
 // a later one has already been hashed cannot be placed, and the digest is then refused.
-import { EMPTY_SHA256, sha256Hex } from '@runback/canonical';
 import {
   entryTextsByReading,
   ReplayDigestError,
@@ -11,6 +10,8 @@ import {
   type EntryTexts,
   type KnownMemberTexts,
 } from '@runback/replay-digest';
+import type { CassetteAccumulator } from '../steps/in-order-cassette.js';
+import { ReadingChains } from '../steps/reading-chains.js';
 
 interface Pending {
   readonly seq: number;
@@ -36,13 +37,10 @@ export class StreamOrderError extends ReplayDigestError {
 /** Default reorder budget: characters of entry text held at once. */
 export const REORDER_BUDGET = 16 * 1024 * 1024;
 
-export class StreamCassette {
+export class StreamCassette implements CassetteAccumulator {
   readonly #heap: Pending[] = [];
   #held = 0;
-  #published = '';
-  #seed = '';
-  #diverged = false;
-  #count = 0;
+  readonly #chains = new ReadingChains();
   #lastSeq = -Infinity;
   #lastIndex = -1;
   #error: Error | null = null;
@@ -88,15 +86,7 @@ export class StreamCassette {
       );
     }
     if (this.#error !== null) throw this.#error;
-    const digestOf = (head: string) => ({
-      digest: this.#count === 0 ? EMPTY_SHA256 : head,
-      entryCount: this.#count,
-    });
-    return {
-      published: digestOf(this.#published),
-      seed: digestOf(this.#seed),
-      diverged: this.#diverged,
-    };
+    return this.#chains.digests();
   }
 
   #emit(): void {
@@ -108,14 +98,7 @@ export class StreamCassette {
       return;
     }
     const { published, seed } = item.texts as EntryTexts;
-    this.#count++;
-    if (!this.#diverged && seed === published) {
-      this.#published = this.#seed = sha256Hex(this.#published + published);
-      return;
-    }
-    this.#diverged = true;
-    this.#published = sha256Hex(this.#published + published);
-    this.#seed = sha256Hex(this.#seed + seed);
+    this.#chains.add(published, seed);
   }
 
   #push(item: Pending): void {

@@ -10,12 +10,8 @@ import { DEFAULT_MAX_DEPTH, type JsonReadError } from '../json/types.js';
 import type { VerifyResult } from '../result.js';
 import { checkRecordSignature } from '../signature/step.js';
 import { assertTrustPolicy } from '../signature/trust.js';
-import { checkCassetteWith } from '../steps/cassette.js';
-import { ChainAccumulator } from '../steps/chain.js';
-import { checkConsistentFacts, ConsistentFacts } from '../steps/consistent.js';
-import { partsOf, StepErrors, type JsonObject } from '../steps/context.js';
-import { checkDigest } from '../steps/digest.js';
-import { checkEventSchema, checkSchema } from '../steps/schema.js';
+import { partsOf, type JsonObject } from '../steps/context.js';
+import { EventSteps } from '../steps/event-steps.js';
 import {
   assembleResult,
   failure,
@@ -133,10 +129,16 @@ export async function verifyStream(
   }
 }
 
-/** Bytes copied into one buffer that grows by doubling, up to a limit. */
+/**
+ * Bytes copied as they arrive (a source may refill one buffer between chunks), up to a limit,
+ * and joined once at the end. Each chunk is copied into a piece of its own size rather than
+ * into one buffer that grows by doubling: doubling copies every byte again at each growth and
+ * zero-fills buffers up to twice the stream's size, which cost about 1.6 times as much as this on a
+ * 48 MB file read in 1 MiB chunks (docs/benchmarks.md).
+ */
 class HeldBytes {
   readonly #limit: number;
-  #buffer = new Uint8Array(0);
+  readonly #pieces: Uint8Array[] = [];
   #length = 0;
 
   constructor(limit: number) {
@@ -147,20 +149,24 @@ class HeldBytes {
   add(chunk: Uint8Array): boolean {
     const length = this.#length + chunk.length;
     if (length > this.#limit) return false;
-    if (length > this.#buffer.length) {
-      const grown = new Uint8Array(
-        Math.min(this.#limit, Math.max(length, this.#buffer.length * 2, PIECE)),
-      );
-      grown.set(this.#buffer.subarray(0, this.#length));
-      this.#buffer = grown;
-    }
-    this.#buffer.set(chunk, this.#length);
+    this.#pieces.push(new Uint8Array(chunk));
     this.#length = length;
     return true;
   }
 
+  /** The bytes held, in one buffer (the held pieces are then let go). */
   bytes(): Uint8Array {
-    return this.#buffer.subarray(0, this.#length);
+    const pieces = this.#pieces;
+    if (pieces.length === 1) return pieces[0] as Uint8Array;
+    const out = new Uint8Array(this.#length);
+    let at = 0;
+    for (const piece of pieces) {
+      out.set(piece, at);
+      at += piece.length;
+    }
+    pieces.length = 0;
+    pieces.push(out);
+    return out;
   }
 }
 
@@ -199,17 +205,14 @@ class StreamReader implements SplitSink {
   #hard: JsonReadError | null = null;
   #semantic: JsonReadError | null = null;
   #wholeText: string | null = null;
-  readonly #schema = new StepErrors('schema');
-  readonly #facts = new ConsistentFacts();
-  readonly #chain = new ChainAccumulator();
-  readonly #cassette: StreamCassette;
+  readonly #steps: EventSteps;
   readonly #batchReader = new BatchReader();
   // The chain's head now: where the pass chains a batch from when it begins reading it.
-  readonly #head = (): string => this.#chain.head;
+  readonly #head = (): string => this.#steps.head;
 
   constructor(options: VerifyOptions, reorderBudget: number) {
     this.#options = options;
-    this.#cassette = new StreamCassette(reorderBudget);
+    this.#steps = new EventSteps(new StreamCassette(reorderBudget));
   }
 
   feed(text: string, ascii?: Uint8Array): void {
@@ -268,7 +271,7 @@ class StreamReader implements SplitSink {
   events(batch: EventBatch): void {
     if (this.#hard !== null) return;
     const reader = this.#batchReader;
-    reader.read(batch, this.#chain.head);
+    reader.read(batch, this.#steps.head);
     for (let k = 0; k < batch.count && this.#hard === null; k++) {
       const index = batch.first + k;
       const hash = reader.hash(k);
@@ -281,7 +284,13 @@ class StreamReader implements SplitSink {
       // to report in it (as verifyJson trusts its views). The chain hashes a proven event it
       // did not chain from its canonical text, never from the view, which lacks members.
       if (this.#semantic !== null) continue;
-      this.#steps(view, index, hash === undefined ? reader.eventText(k) : undefined, hash);
+      this.#steps.add(
+        view,
+        index,
+        hash === undefined ? reader.eventText(k) : undefined,
+        hash,
+        reader,
+      );
     }
   }
 
@@ -300,15 +309,7 @@ class StreamReader implements SplitSink {
     const parsed = parseJsonStrictSpans(text, { maxDepth: DEFAULT_MAX_DEPTH - 2 }, spans);
     if (!parsed.ok) return this.#readError(parsed.error);
     if (this.#semantic !== null) return;
-    this.#steps(parsed.value, index, undefined, hash);
-  }
-
-  /** The per-event work of the steps, for a parsed event or a view. */
-  #steps(event: unknown, index: number, text: string | undefined, hash: string | undefined): void {
-    checkEventSchema(event, index, this.#schema);
-    this.#facts.add(event, index);
-    this.#chain.add(event, index, text, hash);
-    this.#cassette.add(event, index, this.#batchReader);
+    this.#steps.add(parsed.value, index, undefined, hash, this.#batchReader);
   }
 
   whole(text: string): void {
@@ -337,19 +338,10 @@ class StreamReader implements SplitSink {
 
   #result(): VerifyResult {
     const parts = partsOf(this.#top);
-    const streamed = this.#streamed && parts.events !== null;
-    const top = checkSchema(parts);
-    const schema = streamed
-      ? {
-          ok: top.ok && this.#schema.errors.length === 0,
-          errors: [...top.errors, ...this.#schema.errors],
-        }
-      : top;
-    const consistent = checkConsistentFacts(parts, this.#facts);
-    const chain = this.#chain.result(parts.events !== null);
-    const digest = checkDigest(parts, chain.contentDigest);
-    const cassette = checkCassetteWith(parts, () => this.#cassette.digests());
     const signature = checkRecordSignature(parts, this.#options);
-    return assembleResult({ schema, consistent, chain, digest, cassette, signature });
+    return assembleResult({
+      ...this.#steps.results(parts, this.#streamed && parts.events !== null),
+      signature,
+    });
   }
 }
