@@ -6,9 +6,11 @@
 // general path, which would leave the reading under test unexercised.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PEM, sealedLoanRecord } from '../test/support/fixtures.js';
+import { sealRecord } from '@runback/sign';
+import { GENERATED_AT, KEYS, loanRun, PEM, sealedLoanRecord } from '../test/support/fixtures.js';
 import { randomOf, shuffled, treeFromValue, writeJson } from '../test/support/json-writer.js';
 import { verifyJsonWith } from './verify.js';
+import { REORDER_WINDOW } from './steps/in-order-cassette.js';
 
 type Event = Record<string, unknown>;
 
@@ -61,5 +63,48 @@ describe('verifyJson, event by event', () => {
     expect(verdicts).toContain('valid true');
     expect(verdicts).toContain('invalid false');
     expect(verdicts).toContain('invalid true');
+  });
+
+  it('gives the plain reading’s result when events are moved further than the cassette’s window', () => {
+    // The loan run with three window's worth of clock reads after its tool call, renumbered.
+    const { run, events } = loanRun();
+    const clock = events.find((e) => e['type'] === 'env') as Event;
+    const reads = Array.from({ length: 3 * REORDER_WINDOW }, (_, k): Event => ({
+      ...clock,
+      span_id: `e${k + 2}`,
+      output: 1781405232601 + k,
+    }));
+    const all = [...events.slice(0, 3), ...reads, ...events.slice(3)];
+    all.forEach((event, seq) => (event['seq'] = seq));
+    const sealed = JSON.parse(
+      JSON.stringify(
+        sealRecord(
+          { run, events: all },
+          {
+            generatedAt: GENERATED_AT,
+            signer: { alg: 'Ed25519', privateKey: KEYS.current.privateKey },
+          },
+        ),
+      ),
+    ) as { events: Event[] };
+    const trust = { pinned: [PEM.current] };
+    expect(verifyJsonWith(JSON.stringify(sealed), trust, 'canonical').verdict).toBe('valid');
+    fc.assert(
+      fc.property(
+        fc.nat(sealed.events.length - 1),
+        fc.nat(sealed.events.length - 1),
+        (from, to) => {
+          const record = structuredClone(sealed);
+          const [event] = record.events.splice(from, 1);
+          record.events.splice(to, 0, event as Event);
+          const text = JSON.stringify(record);
+          const canonical = verifyJsonWith(text, trust, 'canonical');
+          expect(canonical).toEqual(verifyJsonWith(text, trust, 'plain'));
+          // Moving an event changes the chain, never the cassette: it is hashed in seq order.
+          expect(canonical.checks.cassette).toBe(true);
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 });

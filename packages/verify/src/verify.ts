@@ -128,8 +128,9 @@ export function verifyJsonWith(
  * once, so that no view outlives its turn (holding 100k views until every step had read them
  * made the young generation's collections copy them all, once or twice). The result is the
  * pipeline's on the same record (steps/event-steps.ts). Undefined when the record does not
- * read around views, when its events are not in seq order (the cassette must then sort
- * them), or on any unexpected error: the caller then reads the record with all its views, or
+ * read around views, when its oracle entries are further out of seq order than the
+ * cassette's reorder window (steps/in-order-cassette.ts; it must then sort them all), or on
+ * any unexpected error: the caller then reads the record with all its views, or
  * whole.
  */
 function verifyEventByEvent(

@@ -1,10 +1,11 @@
 // Property: events added one at a time to InOrderCassette give the digests, or the error,
-// that cassetteDigestsByReading gives on the whole array when the array is in seq order, and
-// are marked unordered when it is not (docs/spec.md §4.3).
+// that cassetteDigestsByReading gives on the whole array, unless they were marked unordered;
+// and that they are so marked only when an entry comes more than REORDER_WINDOW entries after
+// its place in seq order (docs/spec.md §4.3).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cassetteDigestsByReading } from '@runback/replay-digest';
-import { InOrderCassette } from './in-order-cassette.js';
+import { InOrderCassette, REORDER_WINDOW } from './in-order-cassette.js';
 
 /** An event of any type the cassette reads or skips, sometimes lacking what its key needs. */
 const anEvent = fc.record(
@@ -37,42 +38,92 @@ function outcome(compute: () => unknown): unknown {
   }
 }
 
-function inSeqOrder(events: readonly { seq?: unknown }[]): boolean {
-  const key = (e: { seq?: unknown }) => (typeof e.seq === 'number' ? e.seq : Infinity);
-  return events.every((e, i) => i === 0 || key(e) >= key(events[i - 1] as { seq?: unknown }));
+const seqKey = (e: { seq?: unknown }): number => (typeof e.seq === 'number' ? e.seq : Infinity);
+
+function cassetteOf(events: readonly unknown[]): InOrderCassette {
+  const cassette = new InOrderCassette();
+  events.forEach((event, index) => cassette.add(event, index));
+  return cassette;
 }
 
+/**
+ * Whether the cassette of `events` was not marked unordered, having checked that it then gives
+ * cassetteDigestsByReading's outcome.
+ */
+function agreesWhenPlaced(events: readonly unknown[]): boolean {
+  const cassette = cassetteOf(events);
+  if (cassette.unordered) return false;
+  expect(outcome(() => cassette.digests())).toEqual(
+    outcome(() => cassetteDigestsByReading(events)),
+  );
+  return true;
+}
+
+/** A well-formed env entry with this seq. */
+const envAt = (seq: number) => ({ type: 'env', seq, kind: 'clock', key: `k${seq}`, output: seq });
+
 describe('InOrderCassette', () => {
-  it('agrees with cassetteDigestsByReading on events in seq order, and flags any other order', () => {
-    let ordered = 0;
+  it('gives cassetteDigestsByReading’s outcome whenever it does not mark the events unordered', () => {
+    let checked = 0;
     fc.assert(
       fc.property(fc.array(anEvent, { maxLength: 12 }), fc.boolean(), (events, sort) => {
-        // Half the arrays sorted by seq, so that both sides of the property are reached.
-        if (sort) {
-          const key = (e: { seq?: unknown }) => (typeof e.seq === 'number' ? e.seq : Infinity);
-          events = [...events].sort((a, b) => key(a) - key(b) || 0);
-        }
-        const cassette = new InOrderCassette();
-        events.forEach((event, index) => cassette.add(event, index));
-        if (!inSeqOrder(events)) {
-          expect(cassette.unordered).toBe(true);
-          return;
-        }
-        ordered++;
-        expect(cassette.unordered).toBe(false);
-        expect(outcome(() => cassette.digests())).toEqual(
-          outcome(() => cassetteDigestsByReading(events)),
-        );
+        // Half the arrays sorted by seq, so that errors in seq order are met too.
+        if (sort) events = [...events].sort((a, b) => seqKey(a) - seqKey(b) || 0);
+        if (agreesWhenPlaced(events)) checked++;
       }),
       { numRuns: 400 },
     );
-    expect(ordered).toBeGreaterThan(100);
+    expect(checked).toBeGreaterThan(200);
+  });
+
+  it('puts entries back in seq order within its window, and gives up beyond it', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 200 }),
+        fc.integer({ min: 0, max: 199 }),
+        fc.integer({ min: 1, max: 2 * REORDER_WINDOW }),
+        (count, from, distance) => {
+          // Entries in seq order, then one moved `distance` places later than it belongs.
+          const events = Array.from({ length: count }, (_, seq) => envAt(seq));
+          const at = from % count;
+          const to = Math.min(count - 1, at + distance);
+          const [moved] = events.splice(at, 1);
+          events.splice(to, 0, moved as ReturnType<typeof envAt>);
+          const cassette = cassetteOf(events);
+          // It is put back in place when the entries it belongs before are all remembered.
+          expect(cassette.unordered).toBe(to - at > REORDER_WINDOW);
+          if (!cassette.unordered)
+            expect(cassette.digests()).toEqual(cassetteDigestsByReading(events));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('agrees on long records whose entries are moved about, some malformed', () => {
+    let placed = 0;
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat(299), fc.integer({ min: -100, max: 100 })), { maxLength: 8 }),
+        fc.array(fc.nat(299), { maxLength: 2 }),
+        (moves, broken) => {
+          const events: object[] = Array.from({ length: 300 }, (_, seq) => envAt(seq));
+          for (const at of broken) events[at] = { type: 'env', seq: at, kind: 5, key: 'k' };
+          for (const [from, by] of moves) {
+            const [event] = events.splice(from, 1);
+            events.splice(Math.max(0, Math.min(299, from + by)), 0, event as object);
+          }
+          if (agreesWhenPlaced(events)) placed++;
+        },
+      ),
+      { numRuns: 200 },
+    );
+    expect(placed).toBeGreaterThan(50);
   });
 
   it('refuses to give digests once the events were out of seq order', () => {
-    const cassette = new InOrderCassette();
-    cassette.add({ type: 'env', seq: 2, kind: 'clock', key: 'k', output: 1 }, 0);
-    cassette.add({ type: 'env', seq: 1, kind: 'clock', key: 'k', output: 1 }, 1);
+    const events = Array.from({ length: REORDER_WINDOW + 2 }, (_, k) => envAt(k + 1));
+    const cassette = cassetteOf([...events, envAt(0)]);
     expect(cassette.unordered).toBe(true);
     expect(() => cassette.digests()).toThrow(TypeError);
   });

@@ -4,6 +4,14 @@
 import { EMPTY_SHA256, sha256Hex } from '@runback/canonical';
 import type { CassetteDigestsByReading } from '@runback/replay-digest';
 
+/** Where the two chains stand: what `ReadingChains.restore` goes back to. */
+export interface ChainsState {
+  readonly published: string;
+  readonly seed: string;
+  readonly diverged: boolean;
+  readonly count: number;
+}
+
 export class ReadingChains {
   #published = '';
   #seed = '';
@@ -20,6 +28,31 @@ export class ReadingChains {
     this.#diverged = true;
     this.#published = sha256Hex(this.#published + published);
     this.#seed = sha256Hex(this.#seed + seed);
+  }
+
+  /** Where the chains stand now (read one member at a time, so no object is made). */
+  get publishedHead(): string {
+    return this.#published;
+  }
+
+  get seedHead(): string {
+    return this.#seed;
+  }
+
+  get diverged(): boolean {
+    return this.#diverged;
+  }
+
+  get count(): number {
+    return this.#count;
+  }
+
+  /** Goes back to where the chains stood at `state` (entries hashed since are forgotten). */
+  restore(state: ChainsState): void {
+    this.#published = state.published;
+    this.#seed = state.seed;
+    this.#diverged = state.diverged;
+    this.#count = state.count;
   }
 
   /** The digests so far under both readings (sha256("") before the first entry). */
