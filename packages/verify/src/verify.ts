@@ -8,8 +8,9 @@ import { scanCanonicalEvents } from './fast-path/canonical-events.js';
 import { canonicalizeEvents, CanonicalizedEvents } from './fast-path/canonicalized-events.js';
 import {
   readRecordAroundViews,
-  readRecordWithViews,
   ViewReader,
+  withViews,
+  type RecordAroundViews,
   type RecordWithViews,
 } from './fast-path/event-views.js';
 import type { ProvenSpans } from './json/index.js';
@@ -108,12 +109,15 @@ export function verifyJsonWith(
     return failure({ check: 'schema', code: decoded.error.code, message: decoded.error.message });
   const known = knownOf(decoded.text, input, reading);
   if (known instanceof CanonicalizedEvents) {
-    const byEvent = verifyEventByEvent(decoded.text, known, options);
-    if (byEvent !== undefined) return byEvent;
-    const read = viewsOf(decoded.text, known);
-    if (read !== undefined) {
-      known.useCassetteMembers(read.cassetteMembers);
-      return verifyWithPolicy(read.record, options, known);
+    const around = aroundViews(decoded.text, known);
+    if (around !== undefined) {
+      const byEvent = verifyEventByEvent(decoded.text, known, around, options);
+      if (byEvent !== undefined) return byEvent;
+      const read = viewsOf(decoded.text, known, around);
+      if (read !== undefined) {
+        known.useCassetteMembers(read.cassetteMembers);
+        return verifyWithPolicy(read.record, options, known);
+      }
     }
   }
   const parsed = parseJsonStrictSpans(decoded.text, undefined, known?.provenSpans());
@@ -123,25 +127,34 @@ export function verifyJsonWith(
 }
 
 /**
- * The canonical reading's usual way: the record read around its proven events, and each event
+ * The record read around its proven events (readRecordAroundViews), or undefined when it does
+ * not read so (then the text is read whole).
+ */
+function aroundViews(text: string, known: CanonicalizedEvents): RecordAroundViews | undefined {
+  try {
+    return readRecordAroundViews(text, known.scan);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The canonical reading's usual way: each event of the record read around its proven events
  * (a view, or parsed where it is not proven) handed to the steps in array order and let go at
  * once, so that no view outlives its turn (holding 100k views until every step had read them
  * made the young generation's collections copy them all, once or twice). The result is the
- * pipeline's on the same record (steps/event-steps.ts). Undefined when the record does not
- * read around views, when its oracle entries are further out of seq order than the
- * cassette's reorder window (steps/in-order-cassette.ts; it must then sort them all), or on
- * any unexpected error: the caller then reads the record with all its views, or
- * whole.
+ * pipeline's on the same record (steps/event-steps.ts). Undefined when its oracle entries are
+ * further out of seq order than the cassette's reorder window (steps/in-order-cassette.ts; it
+ * must then sort them all) or on any unexpected error: the caller then reads the record with
+ * all its views in its events array. `around` is left as it was given.
  */
 function verifyEventByEvent(
   text: string,
   known: CanonicalizedEvents,
+  { record, events, asView }: RecordAroundViews,
   options: VerifyOptions,
 ): VerifyResult | undefined {
   try {
-    const around = readRecordAroundViews(text, known.scan);
-    if (around === undefined) return undefined;
-    const { record, events, asView } = around;
     const reader = new ViewReader(text, known.scan, events.length);
     known.useCassetteMembers(reader.cassetteMembers);
     const cassette = new InOrderCassette();
@@ -152,9 +165,8 @@ function verifyEventByEvent(
       steps.add(event, k, hash === undefined ? known.eventText(k) : undefined, hash, known);
       if (cassette.unordered) return undefined;
     }
-    // The steps saw the events; the record's events array only has to be there (parts).
-    (record as { events: unknown }).events = [];
-    const parts = partsOf(record);
+    // The steps saw the events; of the record's events array they only test its presence.
+    const parts = { ...partsOf(record), events: [] };
     const signature = checkRecordSignature(parts, options);
     return assembleResult({ ...steps.results(parts, true), signature });
   } catch {
@@ -163,9 +175,13 @@ function verifyEventByEvent(
 }
 
 /** The record with its proven events as views, or undefined (then the text is read whole). */
-function viewsOf(text: string, known: CanonicalizedEvents): RecordWithViews | undefined {
+function viewsOf(
+  text: string,
+  known: CanonicalizedEvents,
+  around: RecordAroundViews,
+): RecordWithViews | undefined {
   try {
-    return readRecordWithViews(text, known.scan);
+    return withViews(text, known.scan, around);
   } catch {
     return undefined;
   }

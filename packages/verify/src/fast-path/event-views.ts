@@ -124,10 +124,17 @@ export function readRecordWithViews(
   scan: CanonicalizerResult,
 ): RecordWithViews | undefined {
   const around = readRecordAroundViews(text, scan);
-  if (around === undefined) return undefined;
-  const { record, events, asView } = around;
-  const reader = new ViewReader(text, scan, scan.count);
-  for (let k = 0; k < scan.count; k++) if (asView[k] === 1) events[k] = reader.view(k);
+  return around === undefined ? undefined : withViews(text, scan, around);
+}
+
+/** The record read around views with each view read into its place in the events array. */
+export function withViews(
+  text: string,
+  scan: CanonicalizerResult,
+  { record, events, asView }: RecordAroundViews,
+): RecordWithViews {
+  const reader = new ViewReader(text, scan, events.length);
+  for (let k = 0; k < events.length; k++) if (asView[k] === 1) events[k] = reader.view(k);
   return { record, cassetteMembers: reader.cassetteMembers };
 }
 

@@ -2,14 +2,24 @@
 // over one at a time and let go at once (a streamed record, or the views verifyJson reads from
 // a whole text), and the steps' results from what was gathered: the same results as the steps
 // running over the record with all its events (docs/spec.md §5.1-§5.5).
-import type { KnownMemberTexts } from '@runback/replay-digest';
+import type { CassetteDigestsByReading, KnownMemberTexts } from '@runback/replay-digest';
 import { checkCassetteWith, type CassetteStepResult } from './cassette.js';
 import { ChainAccumulator } from './chain.js';
 import { checkConsistentFacts, ConsistentFacts } from './consistent.js';
 import { StepErrors, type RecordParts, type StepResult } from './context.js';
 import { checkDigest } from './digest.js';
-import type { CassetteAccumulator } from './in-order-cassette.js';
 import { checkEventSchema, checkSchema } from './schema.js';
+
+/**
+ * The cassette digests gathered one event at a time: in seq order within a window
+ * (in-order-cassette.ts, for a record read whole) or within a reorder budget (a stream's).
+ */
+export interface CassetteAccumulator {
+  /** Adds the event at `index` (events come in array order); `known` may supply member texts. */
+  add(event: unknown, index: number, known?: KnownMemberTexts): void;
+  /** The digests under both readings; throws what cassetteDigestsByReading would throw. */
+  digests(): CassetteDigestsByReading;
+}
 
 /** The results of the steps that read events (the signature step reads none). */
 export interface EventStepResults {

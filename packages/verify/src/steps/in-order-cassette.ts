@@ -9,31 +9,17 @@
 // the whole events array in seq order (cassetteDigestsByReading). Otherwise the digests, and
 // the error for an event that cannot enter the stream, are those cassetteDigestsByReading
 // gives on the same events.
-import {
-  entryTextsByReading,
-  ReplayDigestError,
-  type CassetteDigestsByReading,
-  type EntryTexts,
-  type KnownMemberTexts,
+import type {
+  CassetteDigestsByReading,
+  EntryTexts,
+  KnownMemberTexts,
 } from '@runback/replay-digest';
+import type { CassetteAccumulator } from './event-steps.js';
+import { entryTextsAt, seqKey } from './oracle-entry-texts.js';
 import { ReadingChains } from './reading-chains.js';
-
-/** The cassette digests gathered one event at a time (this walk, or a stream's). */
-export interface CassetteAccumulator {
-  /** Adds the event at `index` (events come in array order); `known` may supply member texts. */
-  add(event: unknown, index: number, known?: KnownMemberTexts): void;
-  /** The digests under both readings; throws what cassetteDigestsByReading would throw. */
-  digests(): CassetteDigestsByReading;
-}
 
 /** How many hashed entries are remembered, to put a late one back in seq order. */
 export const REORDER_WINDOW = 64;
-
-/** An event's seq as the seq sort orders it: a missing or non-numeric seq (or NaN) sorts last. */
-function seqKey(event: unknown): number {
-  const seq = (event as { seq?: unknown } | null)?.seq;
-  return typeof seq === 'number' && !Number.isNaN(seq) ? seq : Infinity;
-}
 
 export class InOrderCassette implements CassetteAccumulator {
   readonly #chains = new ReadingChains();
@@ -66,15 +52,12 @@ export class InOrderCassette implements CassetteAccumulator {
       if (seq < this.#errorSeq) this.unordered = true;
       return;
     }
-    let texts: EntryTexts | null;
-    try {
-      texts = entryTextsByReading(event, known, index);
-    } catch (err) {
-      if (err instanceof ReplayDigestError) err.eventIndex = index;
-      this.#fail(err instanceof Error ? err : new Error(String(err)), seq);
+    const texts = entryTextsAt(event, index, known);
+    if (texts === null) return;
+    if (texts instanceof Error) {
+      this.#fail(texts, seq);
       return;
     }
-    if (texts === null) return;
     if (this.#count > 0 && seq < this.#lastSeq()) this.#hashLate(seq, texts);
     else this.#hash(seq, texts);
   }

@@ -4,13 +4,13 @@
 // seq sort orders them) holds entries until the budget is spent; an entry that arrives after
 // a later one has already been hashed cannot be placed, and the digest is then refused.
 import {
-  entryTextsByReading,
   ReplayDigestError,
   type CassetteDigestsByReading,
   type EntryTexts,
   type KnownMemberTexts,
 } from '@runback/replay-digest';
-import type { CassetteAccumulator } from '../steps/in-order-cassette.js';
+import type { CassetteAccumulator } from '../steps/event-steps.js';
+import { entryTextsAt, seqKey } from '../steps/oracle-entry-texts.js';
 import { ReadingChains } from '../steps/reading-chains.js';
 
 interface Pending {
@@ -54,17 +54,11 @@ export class StreamCassette implements CassetteAccumulator {
    */
   add(event: unknown, index: number, known?: KnownMemberTexts): void {
     if (this.#error !== null || this.#unordered) return;
-    const raw = (event as { seq?: unknown } | null)?.seq;
-    const seq = typeof raw === 'number' && !Number.isNaN(raw) ? raw : Infinity;
-    let texts: EntryTexts | null = null;
-    let error: Error | null = null;
-    try {
-      texts = held(entryTextsByReading(event, known, index));
-    } catch (err) {
-      if (err instanceof ReplayDigestError) err.eventIndex = index;
-      error = err instanceof Error ? err : new Error(String(err));
-    }
-    if (texts === null && error === null) return;
+    const seq = seqKey(event);
+    const read = entryTextsAt(event, index, known);
+    if (read === null) return;
+    const error = read instanceof Error ? read : null;
+    const texts = error === null ? held(read as EntryTexts) : null;
     if (before(seq, index, this.#lastSeq, this.#lastIndex)) {
       this.#unordered = true;
       return;
@@ -154,8 +148,7 @@ function before(seq: number, index: number, otherSeq: number, otherIndex: number
  * record peaked at 638 MB instead of 320 MB). Reading a character of a string made of pieces
  * makes V8 copy them into one flat string, which lets the pieces go.
  */
-function held(texts: EntryTexts | null): EntryTexts | null {
-  if (texts === null) return null;
+function held(texts: EntryTexts): EntryTexts {
   texts.published.charCodeAt(0);
   if (texts.seed !== texts.published) texts.seed.charCodeAt(0);
   return texts;
