@@ -221,6 +221,27 @@ describe('verifyStream', () => {
 });
 
 describe('the stream cassette reorder buffer', () => {
+  it('reports the first malformed entry in seq order when several are let go at once', async () => {
+    // Two env entries that have no oracle entry (kind 5), held (they count no characters)
+    // until the next entry's text passes a budget of 0, and then let go together.
+    const record = JSON.parse(
+      readFileSync(join(CORPUS_DIR, 'valid/ed25519-signed.json'), 'utf8'),
+    ) as { events: { type: string; kind?: unknown }[] };
+    for (const at of [3, 4]) {
+      expect(record.events[at]?.type).toBe('env');
+      record.events[at]!.kind = 5;
+    }
+    const bytes = new TextEncoder().encode(JSON.stringify(record));
+    const plain = verifyJson(bytes);
+    const cassette = plain.errors.filter((e) => e.check === 'cassette');
+    expect(cassette.map((e) => e.event_index)).toEqual([3]);
+    const tight = await verifyStream(
+      chunked(bytes, () => 64),
+      { reorderBudget: 0, ...EVENT_BY_EVENT },
+    );
+    expect(comparable(tight)).toEqual(comparable(plain));
+  });
+
   const event = (seq: number) => ({ seq, type: 'env', kind: 'now', key: 'now', output: seq });
 
   it('hashes entries in seq order whatever order they arrive in, within its budget', () => {

@@ -83,10 +83,16 @@ export class StreamCassette implements CassetteAccumulator {
     return this.#chains.digests();
   }
 
+  /**
+   * Hashes the first entry held (it can be placed no more). The first erroneous one stops the
+   * hashing, and its error is the one reported (cassetteDigestsByReading's: the first in seq
+   * order), even when more entries are let go at once.
+   */
   #emit(): void {
     const item = this.#pop();
     this.#lastSeq = item.seq;
     this.#lastIndex = item.index;
+    if (this.#error !== null) return;
     if (item.error !== null) {
       this.#error = item.error;
       return;
