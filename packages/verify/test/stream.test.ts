@@ -197,6 +197,31 @@ describe('verifyStream', () => {
     }
   });
 
+  it('holds a stream past 8 MiB in one buffer, copying each chunk, refilled or not', async () => {
+    // The corpus record with 9 MiB of whitespace after its first brace: past the bytes held as
+    // copies of their chunks, so the rest is copied into one buffer as it arrives.
+    const text = readFileSync(join(CORPUS_DIR, 'valid/ed25519-signed.json'), 'utf8');
+    const bytes = new TextEncoder().encode(`{${' '.repeat(9 << 20)}${text.slice(1)}`);
+    const pinned = [readFileSync(join(CORPUS_DIR, 'keys/producer.pub.pem'), 'utf8')];
+    const expected = comparable(verifyJson(bytes, { pinned }));
+    expect(expected.verdict).toBe('valid');
+    async function* refilled(): AsyncGenerator<Uint8Array> {
+      const buffer = new Uint8Array((1 << 20) + 13);
+      for (let at = 0; at < bytes.length; at += buffer.length) {
+        const piece = bytes.subarray(at, at + buffer.length);
+        buffer.set(piece);
+        yield buffer.subarray(0, piece.length);
+        buffer.fill(0x7b);
+      }
+    }
+    // Held whole; and over a limit met after the buffer was made, then read event by event.
+    for (const wholeBytes of [undefined, bytes.length, 10 << 20]) {
+      for (const source of [refilled, () => chunked(bytes, (k) => (1 << 19) + k)]) {
+        expect(comparable(await verifyStream(source(), { pinned, wholeBytes }))).toEqual(expected);
+      }
+    }
+  });
+
   it('rejects chunks that are not bytes, and bad options', async () => {
     for (const wholeBytes of [-1, Number.NaN, '1' as unknown as number]) {
       await expect(
