@@ -15,7 +15,12 @@ import { REORDER_WINDOW } from './steps/in-order-cassette.js';
 type Event = Record<string, unknown>;
 
 /** One change to the events array of a sealed record. */
-const aChange = fc.oneof(
+type Change =
+  | { readonly move: number; readonly to: number }
+  | { readonly at: number; readonly seq: unknown }
+  | { readonly at: number; readonly strip: string };
+
+const aChange: fc.Arbitrary<Change> = fc.oneof(
   fc.record({ move: fc.nat(), to: fc.nat() }),
   fc.record({
     at: fc.nat(),
@@ -24,17 +29,17 @@ const aChange = fc.oneof(
   fc.record({ at: fc.nat(), strip: fc.constantFrom('model', 'tool_name', 'kind', 'key', 'seq') }),
 );
 
-function applied(events: Event[], change: object): void {
+function applied(events: Event[], change: Change): void {
   const n = events.length;
-  const c = change as { move?: number; to?: number; at?: number; seq?: unknown; strip?: string };
-  if (c.move !== undefined) {
-    const [event] = events.splice(c.move % n, 1);
-    events.splice((c.to as number) % n, 0, event as Event);
-  } else if (c.strip !== undefined) {
-    delete (events[(c.at as number) % n] as Event)[c.strip];
-  } else {
-    (events[(c.at as number) % n] as Event)['seq'] = c.seq;
+  if ('move' in change) {
+    const [event] = events.splice(change.move % n, 1);
+    if (event !== undefined) events.splice(change.to % n, 0, event);
+    return;
   }
+  const event = events[change.at % n];
+  if (event === undefined) return;
+  if ('strip' in change) delete event[change.strip];
+  else event['seq'] = change.seq;
 }
 
 describe('verifyJson, event by event', () => {
