@@ -14,10 +14,10 @@ try {
     stopping = true;
     log.info({ signal }, 'shutting down');
     service.close().then(
-      () => process.exit(0),
+      () => exitAfterLog(0),
       (err: unknown) => {
         log.error({ err: String(err) }, 'shutdown failed');
-        process.exit(1);
+        exitAfterLog(1);
       },
     );
   };
@@ -28,5 +28,18 @@ try {
     { err: err instanceof Error ? err.message : String(err) },
     'runback api could not start',
   );
-  process.exit(1);
+  exitAfterLog(1);
+}
+
+/**
+ * Exits with `code` once the log's last lines are written (see jsonLogger), or after 2 s: a
+ * stdout nobody reads any more must not keep the process from exiting.
+ */
+function exitAfterLog(code: number): void {
+  process.exitCode = code;
+  const cap = setTimeout(() => process.exit(code), 2000);
+  log.flush(() => {
+    clearTimeout(cap);
+    process.exit(code);
+  });
 }
