@@ -222,6 +222,23 @@ describe('verifyStream', () => {
     }
   });
 
+  it('holds a stream longer than 64 MiB whole when wholeBytes allows it (Infinity)', async () => {
+    // Past the held buffer's first size, so that it grows (70 MiB of whitespace inside).
+    const text = readFileSync(join(CORPUS_DIR, 'valid/ed25519-signed.json'), 'utf8');
+    const bytes = new TextEncoder().encode(`{${' '.repeat(70 << 20)}${text.slice(1)}`);
+    const pinned = [readFileSync(join(CORPUS_DIR, 'keys/producer.pub.pem'), 'utf8')];
+    const expected = comparable(verifyJson(bytes, { pinned }));
+    expect(expected.verdict).toBe('valid');
+    const held = await verifyStream(
+      chunked(bytes, () => 4 << 20),
+      {
+        pinned,
+        wholeBytes: Infinity,
+      },
+    );
+    expect(comparable(held)).toEqual(expected);
+  });
+
   it('rejects chunks that are not bytes, and bad options', async () => {
     for (const wholeBytes of [-1, Number.NaN, '1' as unknown as number]) {
       await expect(
