@@ -23,6 +23,19 @@ const cases = loadCorpus();
 /** Every stream read event by event, not collected and verified whole (wholeBytes). */
 const EVENT_BY_EVENT = { wholeBytes: 0 } as const;
 
+/**
+ * The signed corpus record with `spaces` bytes of whitespace after its first brace, its pinned
+ * key, and verifyJson's (valid) result on it.
+ */
+function paddedRecord(spaces: number) {
+  const text = readFileSync(join(CORPUS_DIR, 'valid/ed25519-signed.json'), 'utf8');
+  const bytes = new TextEncoder().encode(`{${' '.repeat(spaces)}${text.slice(1)}`);
+  const pinned = [readFileSync(join(CORPUS_DIR, 'keys/producer.pub.pem'), 'utf8')];
+  const expected = comparable(verifyJson(bytes, { pinned }));
+  expect(expected.verdict).toBe('valid');
+  return { bytes, pinned, expected };
+}
+
 describe('verifyStream', () => {
   for (const c of cases) {
     it(`${c.file} [${Object.keys(c.trust).join(',') || 'no keys'}]`, async () => {
@@ -198,13 +211,8 @@ describe('verifyStream', () => {
   });
 
   it('holds a stream past 8 MiB in one buffer, copying each chunk, refilled or not', async () => {
-    // The corpus record with 9 MiB of whitespace after its first brace: past the bytes held as
-    // copies of their chunks, so the rest is copied into one buffer as it arrives.
-    const text = readFileSync(join(CORPUS_DIR, 'valid/ed25519-signed.json'), 'utf8');
-    const bytes = new TextEncoder().encode(`{${' '.repeat(9 << 20)}${text.slice(1)}`);
-    const pinned = [readFileSync(join(CORPUS_DIR, 'keys/producer.pub.pem'), 'utf8')];
-    const expected = comparable(verifyJson(bytes, { pinned }));
-    expect(expected.verdict).toBe('valid');
+    // Past the bytes held as copies of their chunks: the rest is copied into one buffer.
+    const { bytes, pinned, expected } = paddedRecord(9 << 20);
     async function* refilled(): AsyncGenerator<Uint8Array> {
       const buffer = new Uint8Array((1 << 20) + 13);
       for (let at = 0; at < bytes.length; at += buffer.length) {
@@ -223,12 +231,8 @@ describe('verifyStream', () => {
   });
 
   it('holds a stream longer than 64 MiB whole when wholeBytes allows it (Infinity)', async () => {
-    // Past the held buffer's first size, so that it grows (70 MiB of whitespace inside).
-    const text = readFileSync(join(CORPUS_DIR, 'valid/ed25519-signed.json'), 'utf8');
-    const bytes = new TextEncoder().encode(`{${' '.repeat(70 << 20)}${text.slice(1)}`);
-    const pinned = [readFileSync(join(CORPUS_DIR, 'keys/producer.pub.pem'), 'utf8')];
-    const expected = comparable(verifyJson(bytes, { pinned }));
-    expect(expected.verdict).toBe('valid');
+    // Past the held buffer's first size, so that it grows.
+    const { bytes, pinned, expected } = paddedRecord(70 << 20);
     const held = await verifyStream(
       chunked(bytes, () => 4 << 20),
       {
