@@ -22,6 +22,11 @@ export interface CommandIO {
   ) => Promise<InputStream>;
   /** Whether stdout is a terminal (colour and symbols are used only there). */
   readonly isTTY: boolean;
+  /**
+   * Whether stderr is a terminal: progress of a long verification is shown only there (absent:
+   * not a terminal).
+   */
+  readonly stderrIsTTY?: boolean;
   readonly env: Readonly<Record<string, string | undefined>>;
 }
 

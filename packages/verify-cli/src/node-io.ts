@@ -23,6 +23,7 @@ export function nodeIO(): CommandIO {
           : readFile(path),
     streamInput: (path, options) => openRegularFile(path, options),
     isTTY: process.stdout.isTTY === true,
+    stderrIsTTY: process.stderr.isTTY === true,
     env: process.env,
   };
 }

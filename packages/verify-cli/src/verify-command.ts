@@ -8,6 +8,7 @@ import {
   type VerifyOptions,
   type VerifyResult,
 } from '@runback/verify';
+import { fileProgress, type Progress } from './progress.js';
 import { verifyFile } from './verify-file.js';
 import { EXIT, UsageError, type CommandIO } from './io.js';
 import { FlagError, parseFlags } from './parse-flags.js';
@@ -145,6 +146,15 @@ export async function runVerifyCommand(
   for (const file of positionals) {
     let result: VerifyResult;
     const streamInput = io.streamInput;
+    // Progress of a streamed file on a terminal's stderr, never with --json (progress.ts).
+    let progress: Progress | undefined;
+    const showProgress =
+      io.stderrIsTTY === true && !values.json
+        ? (read: number, total: number) => {
+            progress ??= fileProgress(io.stderr, file, total);
+            progress.update(read);
+          }
+        : undefined;
     try {
       // A file verifies at any size (streamed over 64 MiB, one event held at a time);
       // standard input is read whole under the cap.
@@ -154,10 +164,11 @@ export async function runVerifyCommand(
               file,
               options,
               { streamInput, readInput: io.readInput },
-              { maxBytes: explicitMax },
+              { maxBytes: explicitMax, progress: showProgress },
             )
           : verifyJson(await io.readInput(file, { maxBytes }), options);
     } catch (err) {
+      progress?.done();
       const code = err instanceof InputError ? err.code : 'USAGE_UNREADABLE_INPUT';
       const message = `cannot read ${file}: ${(err as Error).message}`;
       // With --json every FILE gets its line, in order, so results can be matched to files.
@@ -168,6 +179,7 @@ export async function runVerifyCommand(
       worst = EXIT.usage;
       continue;
     }
+    progress?.done();
     io.stdout(
       values.json
         ? JSON.stringify({ file, ...result }) + '\n'

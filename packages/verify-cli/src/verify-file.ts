@@ -26,11 +26,26 @@ function readingFailed(result: VerifyResult): boolean {
   return result.errors.some((e) => e.code.startsWith('JSON_') || e.code === 'VERIFY_UNREADABLE');
 }
 
+/** The chunks of `input`, telling `progress` how many bytes were read after each. */
+async function* counted(
+  input: InputStream,
+  progress: (read: number, total: number) => void,
+): AsyncGenerator<Uint8Array> {
+  let read = 0;
+  for await (const chunk of input.chunks) {
+    read += chunk.length;
+    progress(read, input.size);
+    yield chunk;
+  }
+}
+
 /**
  * Verifies the regular file at `path`, streamed when it is over `streamAbove` bytes (default
  * {@link STREAM_ABOVE_BYTES}). With `maxBytes`, a longer file is refused (InputError
  * INPUT_TOO_LARGE); without, a file of any size is verified. `reorderBudget` is the first
  * streamed pass's (verifyStream's default when absent; tests pass small ones of both).
+ * `progress`, when given, is told the bytes read and the file's size as a streamed file is
+ * read (from 0 again when it is read a second time).
  *
  * @throws {InputError} for a file that is not regular or is over the cap; the file system's
  *   error for one that cannot be opened or read.
@@ -43,17 +58,20 @@ export async function verifyFile(
     maxBytes,
     reorderBudget,
     streamAbove = STREAM_ABOVE_BYTES,
+    progress,
   }: {
     readonly maxBytes?: number | undefined;
     readonly reorderBudget?: number | undefined;
     readonly streamAbove?: number | undefined;
+    readonly progress?: ((read: number, total: number) => void) | undefined;
   },
 ): Promise<VerifyResult> {
   const cap = maxBytes ?? DEFAULT_MAX_INPUT_BYTES;
   const whole = async () => verifyJson(await io.readInput(path, { maxBytes: cap }), options);
   const streamed = async (input: InputStream, budget: number | undefined) => {
     // Event by event from the first byte (wholeBytes 0): this file is too large to read whole.
-    const result = await verifyStream(input.chunks, {
+    const chunks = progress === undefined ? input.chunks : counted(input, progress);
+    const result = await verifyStream(chunks, {
       ...options,
       wholeBytes: 0,
       ...(budget === undefined ? {} : { reorderBudget: budget }),
