@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cassetteDigestsByReading } from '@runback/replay-digest';
-import { InOrderCassette, REORDER_WINDOW } from './in-order-cassette.js';
+import { InOrderCassette, REHASH_PER_ENTRY, REORDER_WINDOW } from './in-order-cassette.js';
 
 /** An event of any type the cassette reads or skips, sometimes lacking what its key needs. */
 const anEvent = fc.record(
@@ -119,6 +119,30 @@ describe('InOrderCassette', () => {
       { numRuns: 200 },
     );
     expect(placed).toBeGreaterThan(50);
+  });
+
+  it('leaves runs reversed just inside its window to the sorting walk, rather than rehash them', () => {
+    // Each run of REORDER_WINDOW - 4 entries arrives last first: every entry belongs before
+    // all those of its run hashed so far, about (REORDER_WINDOW - 4) / 2 rehashes each.
+    const run = REORDER_WINDOW - 4;
+    expect(run / 2).toBeGreaterThan(REHASH_PER_ENTRY);
+    const events = Array.from({ length: 10 * run }, (_, k) => {
+      const block = Math.floor(k / run);
+      return envAt(block * run + (run - 1 - (k % run)));
+    });
+    expect(cassetteOf(events).unordered).toBe(true);
+  });
+
+  it('keeps to its own walk for the few late entries of concurrent calls', () => {
+    // Every tenth entry one place late, and every hundredth ten places late.
+    const events = Array.from({ length: 1000 }, (_, seq) => envAt(seq));
+    for (let at = 0; at + 1 < events.length; at += 10)
+      [events[at], events[at + 1]] = [events[at + 1]!, events[at]!];
+    for (let at = 50; at + 10 < events.length; at += 100) {
+      const [late] = events.splice(at, 1);
+      events.splice(at + 10, 0, late!);
+    }
+    expect(agreesWhenPlaced(events)).toBe(true);
   });
 
   it('refuses to give digests once the events were out of seq order', () => {

@@ -6,9 +6,12 @@
 // belongs before (in seq order, then array order, as the stable seq sort orders them) is
 // hashed in its place and those after it again. An entry that belongs before one no longer
 // remembered sets `unordered`, and then nothing computed here is to be used: the caller walks
-// the whole events array in seq order (cassetteDigestsByReading). Otherwise the digests, and
-// the error for an event that cannot enter the stream, are those cassetteDigestsByReading
-// gives on the same events.
+// the whole events array in seq order (cassetteDigestsByReading). So does rehashing more than
+// REHASH_PER_ENTRY entries per entry on average: a record whose entries come in reversed runs
+// just shorter than the window would otherwise have most of them hashed dozens of times (such
+// a 100k-event record verified in 1.4 s against 0.52 s in order, and 0.58 s the sorting way).
+// Otherwise the digests, and the error for an event that cannot enter the stream, are those
+// cassetteDigestsByReading gives on the same events.
 import type {
   CassetteDigestsByReading,
   EntryTexts,
@@ -20,6 +23,11 @@ import { ReadingChains } from './reading-chains.js';
 
 /** How many hashed entries are remembered, to put a late one back in seq order. */
 export const REORDER_WINDOW = 64;
+/**
+ * Entries hashed again to put late ones in place, per entry on average (beyond one window's
+ * worth), before the sorting walk is cheaper: writers' concurrent calls come to far fewer.
+ */
+export const REHASH_PER_ENTRY = 2;
 
 export class InOrderCassette implements CassetteAccumulator {
   readonly #chains = new ReadingChains();
@@ -41,7 +49,13 @@ export class InOrderCassette implements CassetteAccumulator {
   // of the events after it is checked (one that belongs before it voids the walk).
   #error: Error | null = null;
   #errorSeq = -Infinity;
-  /** Whether an entry belongs before one no longer remembered (then digests() is void). */
+  // Oracle entries added, and entries hashed again since to put late ones in place.
+  #entries = 0;
+  #rehashed = 0;
+  /**
+   * Whether an entry belongs before one no longer remembered, or late entries cost more
+   * rehashing than REHASH_PER_ENTRY allows (then digests() is void).
+   */
   unordered = false;
 
   add(event: unknown, index: number, known?: KnownMemberTexts): void {
@@ -58,6 +72,7 @@ export class InOrderCassette implements CassetteAccumulator {
       this.#fail(texts, seq);
       return;
     }
+    this.#entries++;
     if (this.#count > 0 && seq < this.#lastSeq()) this.#hashLate(seq, texts);
     else this.#hash(seq, texts);
   }
@@ -101,6 +116,11 @@ export class InOrderCassette implements CassetteAccumulator {
     let q = this.#count;
     while (q > 0 && (this.#seqs[this.#slot(q - 1)] as number) > seq) q--;
     if (q === 0 && seq < this.#forgotSeq) {
+      this.unordered = true;
+      return;
+    }
+    this.#rehashed += this.#count - q;
+    if (this.#rehashed > REHASH_PER_ENTRY * this.#entries + REORDER_WINDOW) {
       this.unordered = true;
       return;
     }
