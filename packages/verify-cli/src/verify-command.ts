@@ -168,6 +168,8 @@ export async function runVerifyCommand(
             )
           : verifyJson(await io.readInput(file, { maxBytes }), options);
     } catch (err) {
+      // The progress line is wiped before anything else is written (not in a finally, which
+      // would run after the error below had been written onto that line).
       progress?.done();
       const code = err instanceof InputError ? err.code : 'USAGE_UNREADABLE_INPUT';
       const message = `cannot read ${file}: ${(err as Error).message}`;

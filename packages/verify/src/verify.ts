@@ -20,7 +20,7 @@ import { verdictOf, type VerifyError, type VerifyResult } from './result.js';
 import { checkCassette, type CassetteStepResult } from './steps/cassette.js';
 import { checkChain } from './steps/chain.js';
 import { checkConsistent } from './steps/consistent.js';
-import { partsOf, type StepResult } from './steps/context.js';
+import { partsOf, type RecordParts, type StepResult } from './steps/context.js';
 import { checkDigest } from './steps/digest.js';
 import { EventSteps } from './steps/event-steps.js';
 import { InOrderCassette } from './steps/in-order-cassette.js';
@@ -166,9 +166,7 @@ function verifyEventByEvent(
       if (cassette.unordered) return undefined;
     }
     // The steps saw the events; of the record's events array they only test its presence.
-    const parts = { ...partsOf(record), events: [] };
-    const signature = checkRecordSignature(parts, options);
-    return assembleResult({ ...steps.results(parts, true), signature });
+    return eventStepsResult(steps, { ...partsOf(record), events: [] }, true, options);
   } catch {
     return undefined;
   }
@@ -228,6 +226,20 @@ function runPipeline(
   const signature = checkRecordSignature(parts, options);
 
   return assembleResult({ schema, consistent, chain, digest, cassette, signature });
+}
+
+/**
+ * The result for the record `parts` whose events went through `steps` one at a time
+ * (verifyJson's event-by-event reading, verifyStream): `streamed` as EventSteps.results takes it.
+ */
+export function eventStepsResult(
+  steps: EventSteps,
+  parts: RecordParts,
+  streamed: boolean,
+  options: VerifyOptions,
+): VerifyResult {
+  const signature = checkRecordSignature(parts, options);
+  return assembleResult({ ...steps.results(parts, streamed), signature });
 }
 
 /** The six step results, in pipeline order. */

@@ -154,7 +154,7 @@ export class CanonicalizedEvents implements KnownMemberTexts {
  * there is nothing to gain or the text is not as expected: not an object, no `events` array
  * written under that plain name, lone surrogates. Runs before the text is parsed, so callers
  * trust the result only once the strict reader accepted the same text (parseJsonStrictSpans,
- * or readRecordWithViews around the views whose tokens it proved), and use its texts only
+ * or readRecordAroundViews around the views whose tokens it proved), and use its texts only
  * when `count` is the parsed events array's length. Never throws: should anything fail (say,
  * memory for its tables), verification just takes the general path.
  */

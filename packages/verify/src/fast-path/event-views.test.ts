@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PEM, sealedLoanRecord, viaJson } from '../../test/support/fixtures.js';
 import { verifyJson, verifyJsonWith } from '../verify.js';
 import { canonicalizeEvents } from './canonicalized-events.js';
-import { readRecordWithViews, VIEW_MEMBERS } from './event-views.js';
+import { readRecordAroundViews, VIEW_MEMBERS, withViews } from './event-views.js';
 
 const TRUST = { pinned: [PEM.current] };
 
@@ -14,10 +14,11 @@ function recordText(): string {
 function viewsOf(text: string) {
   const known = canonicalizeEvents(text);
   if (known === null) throw new Error('expected the pass to scan the events');
-  return readRecordWithViews(text, known.scan);
+  const around = readRecordAroundViews(text, known.scan);
+  return around === undefined ? undefined : withViews(text, known.scan, around);
 }
 
-describe('readRecordWithViews', () => {
+describe('readRecordAroundViews, withViews', () => {
   it('gives each proven event as a view of the members the steps read', () => {
     // Run events and events with a key projection are parsed whole (a step reads inside them).
     const text = recordText();

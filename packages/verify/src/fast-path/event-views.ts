@@ -65,11 +65,9 @@ export interface RecordWithViews {
 }
 
 /**
- * The record read from `text` around its proven events: the record's other parts parsed, and
- * `events` (the record's events array, of `count` elements) holding each event that is not a
- * view (asView[k] = 0) as parsed and a placeholder where event k is a view (ViewReader.view(k)
- * reads it). Undefined when there is nothing to gain or the reduced text does not read (then
- * the caller reads the whole text). `scan` is the canonicalizer's result for this very text.
+ * A record read around its proven events: the record's other parts parsed, and `events` (the
+ * record's events array) holding each event that is not a view (asView[k] = 0) as parsed and a
+ * placeholder where event k is a view (ViewReader.view(k) reads it).
  */
 export interface RecordAroundViews {
   readonly record: unknown;
@@ -77,6 +75,11 @@ export interface RecordAroundViews {
   readonly asView: Uint8Array;
 }
 
+/**
+ * The record read from `text` around its proven events, or undefined when there is nothing to
+ * gain or the reduced text does not read (then the caller reads the whole text). `scan` is the
+ * canonicalizer's result for this very text.
+ */
 export function readRecordAroundViews(
   text: string,
   scan: CanonicalizerResult,
@@ -113,18 +116,6 @@ export function readRecordAroundViews(
   const events = record?.events;
   if (!Array.isArray(events) || events.length !== count) return undefined;
   return { record, events, asView };
-}
-
-/**
- * The record read from `text` with its proven events as views in its events array (see
- * readRecordAroundViews), or undefined.
- */
-export function readRecordWithViews(
-  text: string,
-  scan: CanonicalizerResult,
-): RecordWithViews | undefined {
-  const around = readRecordAroundViews(text, scan);
-  return around === undefined ? undefined : withViews(text, scan, around);
 }
 
 /** The record read around views with each view read into its place in the events array. */

@@ -8,12 +8,11 @@
 import { parseJsonStrict, parseJsonStrictSpans, type ProvenSpans } from '../json/index.js';
 import { DEFAULT_MAX_DEPTH, type JsonReadError } from '../json/types.js';
 import type { VerifyResult } from '../result.js';
-import { checkRecordSignature } from '../signature/step.js';
 import { assertTrustPolicy } from '../signature/trust.js';
 import { partsOf, type JsonObject } from '../steps/context.js';
 import { EventSteps } from '../steps/event-steps.js';
 import {
-  assembleResult,
+  eventStepsResult,
   failure,
   verifyJson,
   verifyWithPolicy,
@@ -130,16 +129,12 @@ export async function verifyStream(
 }
 
 /**
- * Bytes copied as they arrive (a source may refill one buffer between chunks), up to a limit.
- * The first FIRST_BYTES are held as a copy of each chunk, joined at the end; a longer stream
- * is copied, those first bytes and then each chunk, into one buffer of the limit's size (of
- * 64 MiB when the limit is larger, doubled when full), whose pages are touched only where
- * written, so that most bytes are copied once and there is no
- * join (0.96-0.97 times the time of copies joined at the end on a 48 MB file read in 1 MiB
- * chunks). Short streams are not given that buffer: the engine collects sooner for each large
- * one, and a 2.4 MB record read again and again took 1.15 times as long. A buffer that grows
- * four times over when full cost 1.03 times as much as the join; doubling from the start,
- * about 1.6 times (docs/benchmarks.md).
+ * Bytes copied as they arrive (a source may refill one buffer between chunks), up to a limit,
+ * so that most bytes are copied once (docs/benchmarks.md). The first FIRST_BYTES are kept as a
+ * copy of each chunk, joined when asked for: a large buffer for every short stream made the
+ * engine collect sooner (1.15 times as long on a 2.4 MB record read again and again). Past
+ * them, the pieces and every later chunk go into one buffer of the limit's size, or of
+ * BUFFER_BYTES doubled when full for a larger limit; its pages are touched only where written.
  */
 class HeldBytes {
   readonly #limit: number;
@@ -164,13 +159,7 @@ class HeldBytes {
         this.#pieces.push(new Uint8Array(chunk));
         return true;
       }
-      buffer = this.#buffer = new Uint8Array(Math.min(this.#limit, Math.max(BUFFER_BYTES, length)));
-      let to = 0;
-      for (const piece of this.#pieces) {
-        buffer.set(piece, to);
-        to += piece.length;
-      }
-      this.#pieces.length = 0;
+      buffer = this.#buffer = this.#joined(Math.min(this.#limit, Math.max(BUFFER_BYTES, length)));
     } else if (length > buffer.length) {
       // Only past BUFFER_BYTES, with a larger limit (Infinity holds every stream whole).
       const grown = new Uint8Array(Math.min(this.#limit, Math.max(2 * buffer.length, length)));
@@ -181,24 +170,29 @@ class HeldBytes {
     return true;
   }
 
-  /** The bytes held, in one buffer (the held pieces are then let go). */
+  /** The bytes held, in one buffer. */
   bytes(): Uint8Array {
-    if (this.#buffer !== null) return this.#buffer.subarray(0, this.#length);
+    if (this.#buffer === null) this.#buffer = this.#joined(this.#length);
+    return this.#buffer.subarray(0, this.#length);
+  }
+
+  /** The pieces copied, in order, into a new buffer of `size` bytes; the pieces are let go. */
+  #joined(size: number): Uint8Array {
     const pieces = this.#pieces;
-    if (pieces.length === 1) return pieces[0] as Uint8Array;
-    const out = new Uint8Array(this.#length);
+    if (pieces.length === 1 && (pieces[0] as Uint8Array).length === size)
+      return pieces.pop() as Uint8Array;
+    const out = new Uint8Array(size);
     let at = 0;
     for (const piece of pieces) {
       out.set(piece, at);
       at += piece.length;
     }
     pieces.length = 0;
-    pieces.push(out);
     return out;
   }
 }
 
-/** Bytes held as copies of their chunks before they are copied into one buffer. */
+/** Bytes kept as copies of their chunks before they are copied into one buffer. */
 const FIRST_BYTES = 8 << 20;
 /** That buffer's first size (the limit, when smaller); it doubles when full. */
 const BUFFER_BYTES = 64 << 20;
@@ -371,10 +365,11 @@ class StreamReader implements SplitSink {
 
   #result(): VerifyResult {
     const parts = partsOf(this.#top);
-    const signature = checkRecordSignature(parts, this.#options);
-    return assembleResult({
-      ...this.#steps.results(parts, this.#streamed && parts.events !== null),
-      signature,
-    });
+    return eventStepsResult(
+      this.#steps,
+      parts,
+      this.#streamed && parts.events !== null,
+      this.#options,
+    );
   }
 }
