@@ -13,6 +13,7 @@
 // limit (and says which). RUNBACK_BENCH_EVENTS sets the record size, RUNBACK_BENCH_JSON=FILE
 // also writes the figures as JSON.
 import { writeFileSync } from 'node:fs';
+import { cpus as listCpus } from 'node:os';
 import { canonical } from '@runback/canonical';
 import canonicalize from 'canonicalize';
 import { benchApi } from './api.js';
@@ -49,7 +50,13 @@ if (typeof globalThis.gc !== 'function')
   console.warn(
     'note: run with node --expose-gc (pnpm bench does) to collect the heap between timed runs',
   );
-console.log(`runback bench — node ${process.version}, ${EVENTS.toLocaleString('en')} events\n`);
+// Ratios move with the host (a native JSON.parse against a JavaScript pass), so each run says
+// what it ran on.
+const cpus = listCpus();
+console.log(
+  `runback bench — node ${process.version}, ${EVENTS.toLocaleString('en')} events, ` +
+    `${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown CPU'}\n`,
+);
 
 // (a) canonical throughput ----------------------------------------------------------------
 if (runs('a')) {
