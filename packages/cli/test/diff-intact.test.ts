@@ -7,20 +7,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sharedVectorsDir } from '../../../test-support/vectors.js';
 import { runCli } from '../src/run-cli.js';
-import { fakeIO, tempDir } from './support.js';
+import { fakeIO, membersReversed, tempDir } from './support.js';
 
 const vectors = sharedVectorsDir();
 const published = vectors === null ? null : join(vectors, 'runback-published');
-
-/** `value` with every object's members in reverse order (a producer free to order them). */
-function reversed(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(reversed);
-  if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const name of Object.keys(value).reverse())
-    out[name] = reversed((value as Record<string, unknown>)[name]);
-  return out;
-}
 
 interface DiffJson {
   a: { intact: boolean; events: number };
@@ -44,7 +34,7 @@ describe.runIf(published !== null)('runback diff: whether each side is intact', 
     const dir = tempDir();
     const original = join(published as string, 'sample-cassette.ed25519.json');
     const other = join(dir, 'reordered.json');
-    writeFileSync(other, JSON.stringify(reversed(sample()), null, 2));
+    writeFileSync(other, JSON.stringify(membersReversed(sample()), null, 2));
     const result = await diff(original, other, true);
     expect(result.err).toBe('');
     expect(result.status).toBe(0);
@@ -64,7 +54,7 @@ describe.runIf(published !== null)('runback diff: whether each side is intact', 
     expect(tool).toBeDefined();
     (tool as Record<string, unknown>)['output'] = { edited: 'after sealing' };
     const edited = join(dir, 'edited.json');
-    writeFileSync(edited, JSON.stringify(reversed(record), null, 2));
+    writeFileSync(edited, JSON.stringify(membersReversed(record), null, 2));
     const result = await diff(original, edited, true);
     expect(result.status).toBe(1);
     const parsed = JSON.parse(result.out) as DiffJson;

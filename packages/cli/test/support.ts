@@ -205,3 +205,13 @@ function runProcess(
     child.once('close', (status) => resolve({ status, stdout, stderr }));
   });
 }
+
+/** `value` with every object's members in reverse order (a producer free to order them). */
+export function membersReversed(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(membersReversed);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const name of Object.keys(value).reverse())
+    out[name] = membersReversed((value as Record<string, unknown>)[name]);
+  return out;
+}

@@ -2,13 +2,13 @@
 // sign it — then verify the output with the signing key pinned, and refuse to write a record
 // that would not verify. Sealing and verification are the libraries'; this only wires them up.
 import { sealRecord, type SealedRecord } from '@runback/sign';
-import { verify, type VerifyResult } from '@runback/verify';
+import { verifyJson, type VerifyResult } from '@runback/verify';
 import { makeStyle, useColor, type CommandIO } from '@runback/verify-cli';
 import type { Command } from '../command.js';
 import { parseCommandArgs } from '../command.js';
 import { CliError, EXIT, isCodedDataError, messageOf, usageError } from '../errors.js';
 import { generatedAtOf } from '../sign/generated-at.js';
-import { readSignInput } from '../sign/input.js';
+import { readSignInput, type SignInput } from '../sign/input.js';
 import { SIGNER_OPTIONS, loadSigner, type LoadedSigner } from '../sign/signer.js';
 import { signatureSummary, writeVerified, type SignatureSummary } from '../sign/write-verified.js';
 
@@ -74,8 +74,8 @@ async function run(argv: readonly string[], io: CommandIO): Promise<number> {
   } catch (err) {
     throw usageError('USAGE_UNREADABLE_INPUT', `cannot read ${inputName}: ${messageOf(err)}`);
   }
-  const { input, value } = readSignInput(bytes, inputName);
-  const warnings = inputWarnings(input, value, loaded);
+  const input = readSignInput(bytes, inputName);
+  const warnings = inputWarnings(input, bytes, loaded);
 
   let record: SealedRecord;
   try {
@@ -123,11 +123,7 @@ function notVerifiable(name: string, result: VerifyResult): CliError {
 }
 
 /** Things worth saying about the input before its content is sealed under a new signature. */
-function inputWarnings(
-  input: ReturnType<typeof readSignInput>['input'],
-  value: unknown,
-  loaded: LoadedSigner,
-): string[] {
+function inputWarnings(input: SignInput, bytes: Uint8Array, loaded: LoadedSigner): string[] {
   const warnings: string[] = [];
   if (input.ignoredMembers.length > 0) {
     warnings.push(
@@ -135,7 +131,9 @@ function inputWarnings(
     );
   }
   if (input.hadManifest) {
-    const before = verify(value);
+    // From the bytes (the same verdict as verifying the parsed value, docs/spec.md §5): the
+    // canonicalizing pass reads them without copying and re-serializing the object graph.
+    const before = verifyJson(bytes);
     const broken = (['schema', 'consistent', 'chain', 'digest', 'cassette'] as const).filter(
       (check) => !before.checks[check],
     );

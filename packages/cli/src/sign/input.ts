@@ -17,10 +17,7 @@ export interface SignInput {
 const KNOWN = new Set(['$schema', 'manifest', 'run', 'events']);
 
 /** Parses and checks the input; a malformed one is an invalid-input error (exit 1). */
-export function readSignInput(
-  bytes: Uint8Array,
-  name: string,
-): { input: SignInput; value: unknown } {
+export function readSignInput(bytes: Uint8Array, name: string): SignInput {
   const parsed = readJsonStrict(bytes);
   if (!parsed.ok) {
     throw new CliError(
@@ -57,13 +54,10 @@ export function readSignInput(
       );
   });
   return {
-    value,
-    input: {
-      run,
-      events: events as Record<string, unknown>[],
-      hadManifest: value['manifest'] !== undefined,
-      ignoredMembers: Object.keys(value).filter((key) => !KNOWN.has(key)),
-    },
+    run,
+    events: events as Record<string, unknown>[],
+    hadManifest: value['manifest'] !== undefined,
+    ignoredMembers: Object.keys(value).filter((key) => !KNOWN.has(key)),
   };
 }
 
