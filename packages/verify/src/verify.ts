@@ -72,14 +72,16 @@ export function verifyJson(input: string | Uint8Array, options: VerifyOptions = 
 
 /**
  * How JSON text is read: `canonical` (the default) canonicalizes and hashes every event from
- * the text in one pass, whatever its member order and whitespace
+ * the text in one pass, whatever its member order and whitespace, in WebAssembly for ASCII
+ * bytes where it can (fast-path/wasm-canonicalizer.ts) and else in JavaScript
  * (fast-path/event-canonicalizer.ts), and gives the steps each proven event as a light view
- * instead of parsing it whole (fast-path/event-views.ts); `fast` lets the lexical fast path hash
- * what it can prove canonical as stored, and parses everything; `plain` parses everything and
- * serializes every value. All give the same result on every input; the seam exists so that
- * tests can run the corpus every way.
+ * instead of parsing it whole (fast-path/event-views.ts); `canonical-js` is the same with the
+ * pass always in JavaScript; `fast` lets the lexical fast path hash what it can prove
+ * canonical as stored, and parses everything; `plain` parses everything and serializes every
+ * value. All give the same result on every input; the seam exists so that tests can run the
+ * corpus every way.
  */
-export type JsonReading = 'fast' | 'canonical' | 'plain';
+export type JsonReading = 'fast' | 'canonical' | 'canonical-js' | 'plain';
 
 /** What a reading of the text knows of its events before they are parsed. */
 export interface TextKnown extends KnownEventTexts, KnownMemberTexts {
@@ -89,8 +91,12 @@ export interface TextKnown extends KnownEventTexts, KnownMemberTexts {
 
 function knownOf(text: string, input: string | Uint8Array, reading: JsonReading): TextKnown | null {
   if (reading === 'fast') return scanCanonicalEvents(text);
-  if (reading === 'canonical')
-    return canonicalizeEvents(text, typeof input === 'string' ? undefined : input);
+  if (reading === 'canonical' || reading === 'canonical-js')
+    return canonicalizeEvents(
+      text,
+      typeof input === 'string' ? undefined : input,
+      reading === 'canonical',
+    );
   return null;
 }
 

@@ -1,6 +1,7 @@
-// The fixed corpus (test/vectors/index.json) re-verified through the library, with both JSON
-// readings: same verdict, checks and error codes as index.json. The @runback/verify-cli tests
-// run it through both `runback-verify` bins, the @runback/cli tests through `runback verify`.
+// The fixed corpus (test/vectors/index.json) re-verified through the library, in every JSON
+// reading (verify.ts: JsonReading): same verdict, checks and error codes as index.json. The
+// @runback/verify-cli tests run it through both `runback-verify` bins, the @runback/cli tests
+// through `runback verify`.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -38,7 +39,7 @@ describe('verify corpus', () => {
     expect(corpus.cases.length).toBeGreaterThanOrEqual(45);
   });
 
-  for (const reading of ['fast', 'canonical', 'plain'] satisfies JsonReading[]) {
+  for (const reading of ['fast', 'canonical', 'canonical-js', 'plain'] satisfies JsonReading[]) {
     describe(`library: verifyJson, ${reading} reading`, () => {
       for (const c of corpus.cases) {
         it(`${c.file} [${Object.keys(c.trust).join(',') || 'no keys'}]: ${c.description}`, () => {

@@ -7,6 +7,7 @@ import type { ProvenSpans } from '../json/index.js';
 import { EventCanonicalizer, type CanonicalizerResult } from './event-canonicalizer.js';
 import { eventsArrayStart } from './canonical-events.js';
 import { isWellFormedText } from './lexer.js';
+import { wasmScanArray } from './wasm-canonicalizer.js';
 
 /** Events read again together by eventText (a small text each, so each read is short). */
 const TEXT_GROUP = 16;
@@ -150,7 +151,8 @@ export class CanonicalizedEvents implements KnownMemberTexts {
 }
 
 /**
- * Finds the top-level `events` array of a record's JSON text and scans it. Returns null when
+ * Finds the top-level `events` array of a record's JSON text and scans it (with `wasm`, in
+ * WebAssembly when the text is ASCII and the module answers). Returns null when
  * there is nothing to gain or the text is not as expected: not an object, no `events` array
  * written under that plain name, lone surrogates. Runs before the text is parsed, so callers
  * trust the result only once the strict reader accepted the same text (parseJsonStrictSpans,
@@ -158,12 +160,21 @@ export class CanonicalizedEvents implements KnownMemberTexts {
  * when `count` is the parsed events array's length. Never throws: should anything fail (say,
  * memory for its tables), verification just takes the general path.
  */
-export function canonicalizeEvents(text: string, bytes?: Uint8Array): CanonicalizedEvents | null {
+export function canonicalizeEvents(
+  text: string,
+  bytes?: Uint8Array,
+  wasm = true,
+): CanonicalizedEvents | null {
   try {
     if (!isWellFormedText(text)) return null;
     const at = eventsArrayStart(text);
     if (at < 0) return null;
-    const scan = new EventCanonicalizer(text, bytes).scanArray(at);
+    // ASCII text is read by the pass in WebAssembly when it can be; anything it leaves, and
+    // any other text, by the pass in JavaScript (the same result, wasm-canonicalizer.ts).
+    const scan =
+      (wasm && bytes !== undefined && bytes.length === text.length
+        ? wasmScanArray(text, bytes, at)
+        : null) ?? new EventCanonicalizer(text, bytes).scanArray(at);
     return scan === null || scan.count === 0 ? null : new CanonicalizedEvents(text, scan);
   } catch {
     return null;

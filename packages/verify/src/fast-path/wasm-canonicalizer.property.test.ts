@@ -1,0 +1,250 @@
+// The canonicalizing pass in WebAssembly against the pass in JavaScript on the same ASCII
+// record text: wherever the module answers, every table it gives is the JavaScript pass's, entry
+// for entry (so the chain hashes, the views and the cassette's member texts are the same); where
+// it does not (an escape or number it would have to reprint, an escaped name, a syntax error,
+// a repeated name), it answers null and the JavaScript pass reads the text. Both are also held
+// to the plain canonical form by event-canonicalizer.property.test.ts.
+import { canonicalWithout, sha256Hex } from '@runback/canonical';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  eventOf,
+  randomOf,
+  shuffled,
+  valueOf,
+  writeJson,
+  type Tree,
+} from '../../test/support/json-writer.js';
+import { eventsArrayStart } from './canonical-events.js';
+import { EventCanonicalizer, type CanonicalizerResult } from './event-canonicalizer.js';
+import { wasmScanArray } from './wasm-canonicalizer.js';
+
+/** ASCII strings with every escape JSON text may hold, the ones the module reprints included. */
+const asciiString = fc.string({
+  unit: fc.constantFrom('a', 'Z', '0', ' ', '"', '\\', '/', '\n', '\t', '\u0001', '\u001f', '~'),
+  maxLength: 10,
+});
+/** ASCII names without escapes, several sharing a start. */
+const plainName = fc.constantFrom('a', 'b', 'ab', 'ba', 'aa', 'A', 'Z_', 'input', 'output', 'x1');
+/** Scalars the module proves canonical as written (-0 is written 0 by JSON.stringify). */
+const friendlyScalar = fc.oneof(
+  fc.constant(null),
+  fc.boolean(),
+  fc.integer({ min: -1e15 + 1, max: 1e15 - 1 }),
+  fc.constantFrom(0.5, -0.25, 92.84, 0.000001, 123456789012.345, -0),
+  fc.string({ unit: fc.constantFrom('a', ' ', '"', '\\', '\n', '\u0001', '~'), maxLength: 8 }),
+);
+
+/** Trees of plain names and friendly scalars: the records the module is for. */
+const friendlyTree: fc.Arbitrary<Tree> = fc.letrec<{ tree: Tree }>((tie) => ({
+  tree: fc.oneof(
+    { depthSize: 'small', maxDepth: 4 },
+    friendlyScalar.map((value): Tree => ({ kind: 'scalar', value })),
+    fc.array(tie('tree'), { maxLength: 4 }).map((items): Tree => ({ kind: 'array', items })),
+    fc
+      .uniqueArray(fc.tuple(plainName, tie('tree')), { maxLength: 5, selector: ([k]) => k })
+      .map((members): Tree => ({ kind: 'object', members })),
+  ),
+})).tree;
+
+const friendlyEvent = fc
+  .uniqueArray(
+    fc.tuple(fc.oneof(plainName, fc.constantFrom('request', 'response', 'seq')), friendlyTree),
+    { maxLength: 7, selector: ([k]) => k },
+  )
+  .map((members): Tree => ({ kind: 'object', members }));
+
+/**
+ * The record text of `events`, each with its chain hash as _hash (or a wrong one, by `wrong`),
+ * members shuffled and whitespace added at `rate`.
+ */
+function recordText(
+  events: readonly Tree[],
+  rate: number,
+  random: () => number,
+  wrong: (k: number) => boolean,
+): string {
+  let head = '';
+  const written = events.map((event, k) => {
+    if (event.kind !== 'object') throw new Error('an event is an object');
+    const members = event.members.filter(([name]) => name !== '_hash');
+    head = sha256Hex(
+      head + canonicalWithout(valueOf({ kind: 'object', members }) as object, '_hash'),
+    );
+    const hash = wrong(k) ? head.slice(0, 63) + (head[63] === '0' ? '1' : '0') : head;
+    const tree: Tree = {
+      kind: 'object',
+      members: [...members, ['_hash', { kind: 'scalar', value: hash }]],
+    };
+    return writeJson(shuffled(tree, random), rate, random);
+  });
+  return '{"events":[' + written.join(',') + ']}';
+}
+
+/** The JavaScript pass over the same text and bytes. */
+function javascriptScan(text: string, bytes: Uint8Array): CanonicalizerResult | null {
+  return new EventCanonicalizer(text, bytes).scanArray(eventsArrayStart(text));
+}
+
+const upTo = (table: ArrayLike<number>, count: number) => Array.from(table).slice(0, count);
+
+/** Requires the module's result to be the JavaScript pass's, table by table. */
+function expectSameResult(text: string, wasm: CanonicalizerResult): void {
+  const js = javascriptScan(text, Buffer.from(text));
+  expect(js).not.toBeNull();
+  if (js === null) return;
+  const count = js.count;
+  expect(wasm.count).toBe(count);
+  expect(upTo(wasm.proven, count)).toEqual(upTo(js.proven, count));
+  expect(wasm.chained).toBe(js.chained);
+  expect(wasm.hashes.slice(0, count)).toEqual(js.hashes.slice(0, count));
+  expect(upTo(wasm.hashAsStored, count)).toEqual(upTo(js.hashAsStored, count));
+  for (const table of ['starts', 'ends', 'names', 'depths'] as const)
+    expect(upTo(wasm[table], count), table).toEqual(upTo(js[table], count));
+  expect(upTo(wasm.firstMember, count + 1)).toEqual(upTo(js.firstMember, count + 1));
+  const members = js.firstMember[count] as number;
+  for (const table of [
+    'memberNameStart',
+    'memberNameEnd',
+    'memberValueStart',
+    'memberValueEnd',
+    'memberText',
+  ] as const)
+    expect(upTo(wasm[table], members), table).toEqual(upTo(js[table], members));
+  expect(wasm.texts).toEqual(js.texts);
+  wasm.texts.forEach((expected, k) => {
+    const utf8 = wasm.textBytes.subarray(wasm.textStarts[k], wasm.textEnds[k]);
+    expect(new TextDecoder().decode(utf8)).toBe(expected);
+  });
+}
+
+describe('canonicalizing pass in WebAssembly', () => {
+  it('gives the JavaScript pass its every table on records it answers for', () => {
+    let answered = 0;
+    fc.assert(
+      fc.property(
+        fc.array(friendlyEvent, { minLength: 1, maxLength: 6 }),
+        // Past 0, the writer also varies number and string forms, which the module leaves.
+        fc.constantFrom(0, 0, 0.02),
+        fc.array(fc.boolean(), { minLength: 1, maxLength: 4 }),
+        fc.gen(),
+        (events, rate, wrongs, g) => {
+          const text = recordText(events, rate, randomOf(g), (k) => wrongs[k % wrongs.length]!);
+          const wasm = wasmScanArray(text, Buffer.from(text), eventsArrayStart(text));
+          if (wasm === null) return;
+          answered++;
+          expectSameResult(text, wasm);
+        },
+      ),
+      { numRuns: 400 },
+    );
+    // The records are built for it: most are answered.
+    expect(answered).toBeGreaterThan(200);
+  });
+
+  it('answers null or the same tables on records with any escape, number and name', () => {
+    fc.assert(
+      fc.property(
+        fc.array(eventOf(asciiString), { minLength: 1, maxLength: 5 }),
+        fc.constantFrom(0, 0.3),
+        fc.gen(),
+        (events, rate, g) => {
+          const ascii = events.filter((event) => JSON.stringify(valueOf(event)).length > 0);
+          const text = recordText(ascii, rate, randomOf(g), () => false);
+          if (Buffer.byteLength(text) !== text.length) return; // the module reads ASCII only
+          const wasm = wasmScanArray(text, Buffer.from(text), eventsArrayStart(text));
+          if (wasm !== null) expectSameResult(text, wasm);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('never answers for text the strict reader would refuse, and never throws', () => {
+    const good = recordText(
+      [
+        {
+          kind: 'object',
+          members: [
+            ['input', { kind: 'object', members: [['b', { kind: 'scalar', value: 1 }]] }],
+            ['a', { kind: 'scalar', value: 'x' }],
+          ],
+        },
+      ],
+      0,
+      () => 0.5,
+      () => false,
+    );
+    expect(wasmScanArray(good, Buffer.from(good), eventsArrayStart(good))).not.toBeNull();
+    fc.assert(
+      fc.property(
+        fc.nat({ max: good.length - 1 }),
+        fc.constantFrom('', ',', '}', ']', '"', '\\', ':', ' ', '\u0001', '0', '-', '{', 'x'),
+        fc.nat(3),
+        (at, insert, cut) => {
+          const text = good.slice(0, at) + insert + good.slice(at + cut);
+          const start = eventsArrayStart(text);
+          if (start < 0) return;
+          const wasm = wasmScanArray(text, Buffer.from(text), start);
+          if (wasm === null) return;
+          // Answered: then the text around the events is the only thing left to read, and
+          // every event it answered for is JSON the JavaScript pass proves too.
+          const js = javascriptScan(text, Buffer.from(text));
+          expect(js).not.toBeNull();
+          expect(upTo(js!.proven, js!.count)).toEqual(new Array<number>(js!.count).fill(1));
+          expectSameResult(text, wasm);
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('answers for the two member orders of the same events, with the same hashes', () => {
+    fc.assert(
+      fc.property(fc.array(friendlyEvent, { minLength: 1, maxLength: 4 }), (events) => {
+        const sortedText = recordText(
+          events,
+          0,
+          () => 0,
+          () => false,
+        );
+        const values = (JSON.parse(sortedText) as { events: unknown[] }).events;
+        const stringified = JSON.stringify({ events: values }, null, 2);
+        const a = wasmScanArray(sortedText, Buffer.from(sortedText), eventsArrayStart(sortedText));
+        const b = wasmScanArray(
+          stringified,
+          Buffer.from(stringified),
+          eventsArrayStart(stringified),
+        );
+        expect(a === null).toBe(b === null);
+        if (a !== null && b !== null) expect(b.hashes).toEqual(a.hashes);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('canonicalizing pass without WebAssembly', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.resetModules();
+  });
+
+  it('answers null where WebAssembly is missing, and verification reads the text in JavaScript', async () => {
+    vi.resetModules();
+    vi.stubGlobal('WebAssembly', undefined);
+    const { wasmScanArray: scan } = await import('./wasm-canonicalizer.js');
+    const text = recordText(
+      [{ kind: 'object', members: [] }],
+      0,
+      () => 0,
+      () => false,
+    );
+    expect(scan(text, Buffer.from(text), eventsArrayStart(text))).toBeNull();
+    const { verifyJson } = await import('../verify.js');
+    // An unsealed events array: the chain is read, the verdict is the plain reading's.
+    const unsealed = verifyJson(Buffer.from(text));
+    const reference = verifyJson(text);
+    expect(unsealed).toEqual(reference);
+  });
+});
