@@ -7,14 +7,15 @@
 // that are not canonical as written, §4.3). The caller hashes each event's output.
 //
 // It answers only for text it can prove canonical as written token by token: ASCII, strings
-// whose escapes are the ones JSON.stringify writes, integers of up to 15 digits and decimals of
-// up to 15 significant digits with no trailing zero and at least 1e-6 (for these the shortest
-// round-trip form RFC 8785 §3.2.2.3 prints is the text itself), names without escapes. On
-// anything else (another number or escape, a syntax error, a repeated name, nesting past
-// MAX_DEPTH, a full table) it gives up and the caller reads the whole text in JavaScript,
-// which decides and reports every such case. It is called once per event, which lets V8 move
-// the module to its optimizing compiler after the first events (one long call would run in
-// its baseline compiler throughout, docs/benchmarks.md).
+// whose escapes are the ones JSON.stringify writes, names without escapes, and numbers whose
+// text is the one Number::toString prints: integers of up to 15 digits and decimals of up to 15
+// significant digits with no trailing zero and at least 1e-6 it proves itself (for these the
+// shortest round-trip form of RFC 8785 §3.2.2.3 is the text), any other number it lists for
+// the caller to print and compare. On anything else (another escape, a syntax error, a repeated
+// name, nesting past MAX_DEPTH, a full table) it gives up and the caller reads the whole text
+// in JavaScript, which decides and reports every such case. It is called once per event, which
+// lets V8 move the module to its optimizing compiler after the first events (one long call
+// would run in its baseline compiler throughout, docs/benchmarks.md).
 
 /** Containers nested deeper than this make the pass give up (the JavaScript reader decides). */
 const MAX_DEPTH: u32 = 500;
@@ -37,6 +38,8 @@ let texts: u32 = 0;
 let textCap: u32 = 0;
 let result: u32 = 0;
 let pending: u32 = 0;
+let deferred: u32 = 0;
+let deferredCap: u32 = 0;
 
 // The pass's state.
 let base: u32 = 0; // where the next event's 64 head bytes start (after the kept texts)
@@ -53,6 +56,7 @@ let reorders: u32 = 0;
 let hashStart: i32 = -1;
 let hashEnd: i32 = -1;
 let sawEscape: bool = false;
+let deferredCount: u32 = 0;
 
 /** Sets the layout; the output region is [out, outLimit), the result words at `res`. */
 export function setup(
@@ -70,6 +74,8 @@ export function setup(
   textSlots: u32,
   res: u32,
   pend: u32,
+  deferredAt: u32,
+  deferredSlots: u32,
 ): void {
   inLen = n;
   base = out;
@@ -85,6 +91,8 @@ export function setup(
   textCap = textSlots;
   result = res;
   pending = pend;
+  deferred = deferredAt;
+  deferredCap = deferredSlots;
   eventCount = 0;
   memberCount = 0;
   textCount = 0;
@@ -166,7 +174,9 @@ function digit(c: u32): bool {
   return c - 0x30 < 10;
 }
 
-// The number at p, when it is written as Number::toString prints it: the position after it.
+// The number at p (RFC 8259 §6): the position after it. When the fast rule below cannot show
+// that it is written as Number::toString prints it (docs/spec.md §2), its span is listed for
+// the caller, which prints it to decide (a longer decimal, an exponent, -0).
 function num(p: u32): u32 {
   let q = p;
   const negative = load<u8>(q) == 0x2d;
@@ -178,23 +188,35 @@ function num(p: u32): u32 {
   const intLen = q - intStart;
   const zero = intLen == 1 && load<u8>(intStart) == 0x30;
   let significant = intLen;
+  let proven = !(zero && negative);
   if (q < inLen && load<u8>(q) == 0x2e) {
     q++;
     const f = q;
     while (q < inLen && digit(load<u8>(q))) q++;
-    if (q == f || load<u8>(q - 1) == 0x30) return fail();
+    if (q == f) return fail();
+    if (load<u8>(q - 1) == 0x30) proven = false;
     if (zero) {
       let lead: u32 = 0;
-      while (load<u8>(f + lead) == 0x30) lead++;
-      if (lead > 5) return fail(); // below 1e-6 it prints with an exponent
+      while (f + lead < q && load<u8>(f + lead) == 0x30) lead++;
+      if (lead > 5) proven = false; // below 1e-6 it prints with an exponent
       significant = q - f - lead;
     } else significant += q - f;
-  } else if (zero && negative) return fail(); // -0 prints as 0
-  if (q < inLen) {
-    const c = load<u8>(q);
-    if (c == 0x65 || c == 0x45) return fail();
   }
-  if (significant > 15) return fail();
+  if (q < inLen && (load<u8>(q) | 0x20) == 0x65) {
+    q++;
+    if (q < inLen && (load<u8>(q) == 0x2b || load<u8>(q) == 0x2d)) q++;
+    const e = q;
+    while (q < inLen && digit(load<u8>(q))) q++;
+    if (q == e) return fail();
+    proven = false;
+  }
+  if (significant > 15) proven = false;
+  if (!proven) {
+    if (deferredCount >= deferredCap) return fail();
+    store<u32>(deferred + (deferredCount << 3), p);
+    store<u32>(deferred + (deferredCount << 3) + 4, q);
+    deferredCount++;
+  }
   return q;
 }
 
@@ -470,7 +492,8 @@ function keepPending(): void {
 /**
  * Reads the event whose `{` is at `at`: the position after it, or -1 when the pass gives up.
  * Its output is [result[0], result[1]) with 64 bytes before it for the caller's head; its
- * stored _hash value is [result[2], result[3]) (-1: none).
+ * stored _hash value is [result[2], result[3]) (-1: none); result[4] numbers whose spans are
+ * listed at `deferred` (start, end) are the caller's to check.
  */
 export function readEvent(at: u32): i32 {
   keepPending();
@@ -482,6 +505,7 @@ export function readEvent(at: u32): i32 {
   hashStart = -1;
   hashEnd = -1;
   stackTop = 0;
+  deferredCount = 0;
   const k = eventCount;
   store<i32>(col(events, eventCap, 4, k), memberCount);
   o = base + HEAD;
@@ -498,6 +522,7 @@ export function readEvent(at: u32): i32 {
   store<u32>(result + 4, o);
   store<i32>(result + 8, hashStart);
   store<i32>(result + 12, hashEnd);
+  store<u32>(result + 16, deferredCount);
   return end;
 }
 

@@ -26,12 +26,16 @@ const asciiString = fc.string({
 });
 /** ASCII names without escapes, several sharing a start. */
 const plainName = fc.constantFrom('a', 'b', 'ab', 'ba', 'aa', 'A', 'Z_', 'input', 'output', 'x1');
-/** Scalars the module proves canonical as written (-0 is written 0 by JSON.stringify). */
+/**
+ * Scalars as JSON.stringify writes them, which the module proves canonical or has printed
+ * (every double: 17 digits, exponents, -0 written 0).
+ */
 const friendlyScalar = fc.oneof(
   fc.constant(null),
   fc.boolean(),
   fc.integer({ min: -1e15 + 1, max: 1e15 - 1 }),
-  fc.constantFrom(0.5, -0.25, 92.84, 0.000001, 123456789012.345, -0),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.constantFrom(0.5, -0.25, 92.84, 0.000001, 123456789012.345, -0, 0.1 + 0.2, 1e21, 1e-7),
   fc.string({ unit: fc.constantFrom('a', ' ', '"', '\\', '\n', '\u0001', '~'), maxLength: 8 }),
 );
 
@@ -221,6 +225,35 @@ describe('canonicalizing pass in WebAssembly', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('numbers the module has printed', () => {
+  const record = (numbers: readonly string[]) =>
+    '{"events":[' + numbers.map((n) => `{"input":{"n":${n}},"seq":0}`).join(',') + ']}';
+  const scan = (text: string) => wasmScanArray(text, Buffer.from(text), eventsArrayStart(text));
+
+  it('answers for numbers written as Number::toString prints them, with the JavaScript tables', () => {
+    const text = record([
+      '0.30000000000000004',
+      '1e+21',
+      '1e-7',
+      '5e-324',
+      '1.7976931348623157e+308',
+      '-1.2345678901234567e-100',
+      '12345678901234567000',
+    ]);
+    const wasm = scan(text);
+    expect(wasm).not.toBeNull();
+    if (wasm !== null) expectSameResult(text, wasm);
+  });
+
+  it('leaves to JavaScript a number written any other way', () => {
+    for (const n of ['1.50', '1E+21', '1e21', '-0', '1e400', '0.0000001', '1.0', '100e-2']) {
+      expect(scan(record(['1', n])), n).toBeNull();
+      // The JavaScript pass reprints it (or declines the event), as before.
+      expect(javascriptScan(record(['1', n]), Buffer.from(record(['1', n])))).not.toBeNull();
+    }
   });
 });
 

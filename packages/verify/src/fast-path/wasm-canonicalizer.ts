@@ -30,6 +30,8 @@ interface PassExports {
     textSlots: number,
     result: number,
     pending: number,
+    deferred: number,
+    deferredSlots: number,
   ): void;
   readEvent(at: number): number;
   nextEvent(p: number): number;
@@ -42,6 +44,8 @@ const HEAD = 64;
 const PAGE = 65536;
 /** Member stack slots (16 bytes each): members open at once in one event. */
 const STACK_SLOTS = 1 << 16;
+/** Numbers of one event the module leaves to Number::toString (8 bytes each: start, end). */
+const DEFERRED_SLOTS = 1 << 14;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -105,8 +109,9 @@ export function wasmScanArray(
   const members = events + (5 * eventSlots + 1) * 4;
   const texts = members + 5 * memberSlots * 4;
   const result = texts + 2 * textSlots * 4;
-  const pending = result + 16;
-  const size = pending + 64;
+  const pending = result + 32;
+  const deferred = pending + 64;
+  const size = deferred + DEFERRED_SLOTS * 8;
   let memory: { readonly buffer: ArrayBuffer };
   let pass: PassExports;
   try {
@@ -140,8 +145,11 @@ export function wasmScanArray(
     textSlots,
     result,
     pending,
+    deferred,
+    DEFERRED_SLOTS,
   );
-  const res = new Int32Array(memory.buffer, result, 4);
+  const res = new Int32Array(memory.buffer, result, 5);
+  const spans = new Int32Array(memory.buffer, deferred, DEFERRED_SLOTS * 2);
   const hashes: string[] = [];
   const hashAsStored = new Uint8Array(eventSlots);
   // Where the text holds h_{k-1}'s digits (the last event's _hash value), -1: it does not.
@@ -149,7 +157,7 @@ export function wasmScanArray(
   let head = '';
   for (let k = 0; ; k++) {
     const end = pass.readEvent(p);
-    if (end < 0) return null;
+    if (end < 0 || !printedAsWritten(text, spans, res[4] as number)) return null;
     const outStart = res[0] as number;
     const outEnd = res[1] as number;
     let from = outStart;
@@ -202,6 +210,19 @@ export function wasmScanArray(
     textEnds,
     ascii,
   };
+}
+
+/**
+ * Whether each of the `count` numbers listed in `spans` (start, end) is written as
+ * Number::toString prints it (docs/spec.md §2): then it is canonical as written; else the event
+ * would need it reprinted, which the JavaScript pass does.
+ */
+function printedAsWritten(text: string, spans: Int32Array, count: number): boolean {
+  for (let i = 0; i < count; i++) {
+    const token = text.slice(spans[2 * i], spans[2 * i + 1]);
+    if (String(Number(token)) !== token) return false;
+  }
+  return true;
 }
 
 /** The kept texts as strings: one decoding of their run (they lie one after another, ASCII). */
