@@ -72,8 +72,8 @@ export function verifyJson(input: string | Uint8Array, options: VerifyOptions = 
 
 /**
  * How JSON text is read: `canonical` (the default) canonicalizes and hashes every event from
- * the text in one pass, whatever its member order and whitespace, in WebAssembly for ASCII
- * bytes where it can (fast-path/wasm-canonicalizer.ts) and else in JavaScript
+ * the text in one pass, whatever its member order and whitespace, in WebAssembly for text
+ * read from bytes where it can (fast-path/wasm-canonicalizer.ts) and else in JavaScript
  * (fast-path/event-canonicalizer.ts), and gives the steps each proven event as a light view
  * instead of parsing it whole (fast-path/event-views.ts); `canonical-js` is the same with the
  * pass always in JavaScript; `fast` lets the lexical fast path hash what it can prove

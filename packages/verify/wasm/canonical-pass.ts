@@ -1,28 +1,30 @@
-// The event canonicalizer's pass (src/fast-path/event-canonicalizer.ts) for ASCII record
-// text, in AssemblyScript, compiled to WebAssembly by scripts/build-wasm.js. It reads the
-// elements of an events array one call per event: checks each is JSON of the subset below,
-// writes its canonical form without `_hash` (docs/spec.md §2, §3) into the output region
+// The event canonicalizer's pass (src/fast-path/event-canonicalizer.ts) for record text as
+// UTF-8 bytes, in AssemblyScript, compiled to WebAssembly by scripts/build-wasm.js. It reads
+// the elements of an events array one call per event: checks each is JSON of the subset
+// below, writes its canonical form without `_hash` (docs/spec.md §2, §3) into the output region
 // after 64 bytes left for the previous chain hash, and fills the tables the views and the
-// cassette read (its top-level members' spans, the canonical bytes of the cassette's members
-// that are not canonical as written, §4.3). The caller hashes each event's output.
+// cassette read (its top-level members' spans as indexes of the decoded text, the canonical
+// bytes of the cassette's members that are not canonical as written, §4.3). The caller hashes
+// each event's output.
 //
-// It answers only for text it can prove canonical as written token by token: ASCII, strings
-// whose escapes are the ones JSON.stringify writes, names without escapes, and numbers whose
-// text is the one Number::toString prints: integers of up to 15 digits and decimals of up to 15
-// significant digits with no trailing zero and at least 1e-6 it proves itself (for these the
-// shortest round-trip form of RFC 8785 §3.2.2.3 is the text), any other number it lists for
-// the caller to print and compare. On anything else (another escape, a syntax error, a repeated
-// name, nesting past MAX_DEPTH, a full table) it gives up and the caller reads the whole text
-// in JavaScript, which decides and reports every such case. It is called once per event, which
-// lets V8 move the module to its optimizing compiler after the first events (one long call
-// would run in its baseline compiler throughout, docs/benchmarks.md).
+// It answers only for text it can prove canonical as written token by token: strings whose
+// escapes are the ones JSON.stringify writes (every other character as its UTF-8, which the
+// caller has checked), names without escapes, and numbers whose text is the one
+// Number::toString prints: integers of up to 15 digits and decimals of up to 15 significant
+// digits with no trailing zero and at least 1e-6 it proves itself (for these the shortest
+// round-trip form of RFC 8785 §3.2.2.3 is the text), any other number it lists for the caller
+// to print and compare. On anything else (another escape, a syntax error, a repeated name,
+// names it cannot order, nesting past MAX_DEPTH, a full table) it gives up and the caller
+// reads the whole text in JavaScript, which decides and reports every such case. It is called
+// once per event, which lets V8 move the module to its optimizing compiler after the first
+// events (one long call would run in its baseline compiler throughout, docs/benchmarks.md).
 
 /** Containers nested deeper than this make the pass give up (the JavaScript reader decides). */
 const MAX_DEPTH: u32 = 500;
 /** Bytes left before each event's output for the previous chain hash (64 hex digits). */
 const HEAD: u32 = 64;
 /** A member stack slot: its output start and end, whether its value is canonical as written, its table row. */
-const SLOT: u32 = 16;
+const SLOT: u32 = 20;
 
 // The layout, set by setup(). Tables are columns of i32, each `cap` entries long.
 let inLen: u32 = 0;
@@ -55,6 +57,11 @@ let deepest: u32 = 0;
 let reorders: u32 = 0;
 let hashStart: i32 = -1;
 let hashEnd: i32 = -1;
+let hashByte: i32 = -1;
+// Bytes before the read position less the UTF-16 code units they decode to: the text's index
+// of byte position b is b - delta. Non-ASCII occurs only inside strings, so between tokens
+// delta is that of the last string read.
+let delta: i32 = 0;
 let sawEscape: bool = false;
 let deferredCount: u32 = 0;
 
@@ -76,7 +83,9 @@ export function setup(
   pend: u32,
   deferredAt: u32,
   deferredSlots: u32,
+  startDelta: i32,
 ): void {
+  delta = startDelta;
   inLen = n;
   base = out;
   outEnd = outLimit;
@@ -144,7 +153,15 @@ function str(p: u32): u32 {
     if (q >= inLen) return fail();
     const c: u32 = load<u8>(q);
     if (c == 0x22) return q + 1;
-    if (c < 0x20 || c >= 0x80) return fail();
+    if (c < 0x20) return fail();
+    if (c >= 0x80) {
+      // UTF-8 the caller has decoded strictly, so well formed: each continuation byte is one
+      // byte more than its character's code units, and a four-byte character is two units.
+      if (c < 0xc0) delta++;
+      else if (c >= 0xf0) delta--;
+      q++;
+      continue;
+    }
     if (c == 0x5c) {
       sawEscape = true;
       if (q + 1 >= inLen) return fail();
@@ -213,8 +230,8 @@ function num(p: u32): u32 {
   if (significant > 15) proven = false;
   if (!proven) {
     if (deferredCount >= deferredCap) return fail();
-    store<u32>(deferred + (deferredCount << 3), p);
-    store<u32>(deferred + (deferredCount << 3) + 4, q);
+    store<i32>(deferred + (deferredCount << 3), <i32>p - delta);
+    store<i32>(deferred + (deferredCount << 3) + 4, <i32>q - delta);
     deferredCount++;
   }
   return q;
@@ -228,7 +245,9 @@ function copy(s: u32, e: u32): void {
 }
 
 // Compares the names of two members as written in the output (each starts with its quote):
-// negative, zero or positive. ASCII without escapes: byte order is UTF-16 order.
+// negative, zero or positive, in UTF-16 code unit order (RFC 8785 §3.2.3). UTF-8 bytes sort as
+// code points, which is that order except between a character past U+FFFF (a lead byte from
+// 0xF0) and one from U+E000 to U+FFFF (0xEE, 0xEF): that case is left to JavaScript.
 function compareNames(a: u32, b: u32): i32 {
   let i: u32 = 1;
   for (;;) {
@@ -237,6 +256,10 @@ function compareNames(a: u32, b: u32): i32 {
     if (x != y) {
       if (x == 0x22) return -1;
       if (y == 0x22) return 1;
+      if ((x >= 0xf0 && y >= 0xee && y < 0xf0) || (y >= 0xf0 && x >= 0xee && x < 0xf0)) {
+        failed = true;
+        return 1;
+      }
       return x < y ? -1 : 1;
     }
     if (x == 0x22) return 0;
@@ -333,6 +356,7 @@ function object(p: u32, depth: u32, top: bool): u32 {
   if (load<u8>(q) != 0x7d) {
     for (;;) {
       if (load<u8>(q) != 0x22) return fail();
+      const nameIndex = <i32>q + 1 - delta;
       const nameEnd = str(q);
       if (failed) return 0;
       if (sawEscape) return fail(); // an escaped name sorts by its unescaped text: JavaScript's
@@ -351,9 +375,9 @@ function object(p: u32, depth: u32, top: bool): u32 {
         if (memberCount >= memberCap) return fail();
         row = <i32>memberCount;
         memberCount++;
-        store<i32>(col(members, memberCap, 0, row), q + 1);
-        store<i32>(col(members, memberCap, 1, row), nameEnd - 1);
-        store<i32>(col(members, memberCap, 2, row), v);
+        store<i32>(col(members, memberCap, 0, row), nameIndex);
+        store<i32>(col(members, memberCap, 1, row), <i32>nameEnd - 1 - delta);
+        store<i32>(col(members, memberCap, 2, row), <i32>v - delta);
         store<i32>(col(members, memberCap, 4, row), -1);
       }
       if (isHash) {
@@ -362,12 +386,14 @@ function object(p: u32, depth: u32, top: bool): u32 {
         q = value(v, depth);
         if (failed) return 0;
         o = saved;
-        hashStart = v;
-        hashEnd = q;
+        hashStart = <i32>v - delta;
+        hashEnd = <i32>q - delta;
+        hashByte = v;
         if (!verbatimValue) store<i32>(col(members, memberCap, 4, row), -2);
       } else {
         if (written > 0) store<u8>(o++, 0x2c);
         const memberOut = o;
+        const memberNameBytes = nameEnd - q - 2;
         copy(q, nameEnd);
         store<u8>(o++, 0x3a);
         q = value(v, depth);
@@ -378,15 +404,16 @@ function object(p: u32, depth: u32, top: bool): u32 {
         store<u32>(slot + 4, o);
         store<u32>(slot + 8, verbatimValue ? 1 : 0);
         store<i32>(slot + 12, row);
+        store<u32>(slot + 16, memberNameBytes);
         if (written > 0) {
           const order = compareNames(load<u32>(slot - SLOT), memberOut);
-          if (order == 0) return fail();
+          if (failed || order == 0) return fail();
           if (order > 0) sorted = false;
         }
         stackTop++;
         written++;
       }
-      if (top) store<i32>(col(members, memberCap, 3, row), q);
+      if (top) store<i32>(col(members, memberCap, 3, row), <i32>q - delta);
       q = ws(q);
       if (q >= inLen) return fail();
       const d = load<u8>(q);
@@ -409,7 +436,7 @@ function object(p: u32, depth: u32, top: bool): u32 {
       let j = i;
       while (j > first) {
         const order = compareNames(load<u32>(stack + (j - 1) * SLOT), key);
-        if (order == 0) return fail();
+        if (failed || order == 0) return fail();
         if (order < 0) break;
         j--;
       }
@@ -443,13 +470,13 @@ function object(p: u32, depth: u32, top: bool): u32 {
       const at = stack + i * SLOT;
       const row = load<i32>(at + 12);
       if (load<u32>(at + 8) == 1) continue;
-      const nameStart = load<u32>(col(members, memberCap, 0, row));
-      const nameEnd = load<u32>(col(members, memberCap, 1, row));
-      if (!isCassetteName(nameStart, nameEnd - nameStart)) {
+      // The name as written in the output: its quote, its bytes, the closing quote and colon.
+      const nameBytes = load<u32>(at + 16);
+      if (!isCassetteName(load<u32>(at) + 1, nameBytes)) {
         store<i32>(col(members, memberCap, 4, row), -2);
         continue;
       }
-      const valueOut = load<u32>(at) + (nameEnd - nameStart) + 3;
+      const valueOut = load<u32>(at) + nameBytes + 3;
       const p3 = pending + pendingCount * 12;
       store<i32>(p3, row);
       store<u32>(p3 + 4, valueOut);
@@ -504,16 +531,18 @@ export function readEvent(at: u32): i32 {
   deepest = 0;
   hashStart = -1;
   hashEnd = -1;
+  hashByte = -1;
   stackTop = 0;
   deferredCount = 0;
   const k = eventCount;
+  const startIndex = <i32>at - delta;
   store<i32>(col(events, eventCap, 4, k), memberCount);
   o = base + HEAD;
   const outStart = o;
   const end = object(at, 1, true);
   if (failed || o > outEnd) return -1;
-  store<i32>(col(events, eventCap, 0, k), at);
-  store<i32>(col(events, eventCap, 1, k), end);
+  store<i32>(col(events, eventCap, 0, k), startIndex);
+  store<i32>(col(events, eventCap, 1, k), <i32>end - delta);
   store<i32>(col(events, eventCap, 2, k), names);
   store<i32>(col(events, eventCap, 3, k), deepest);
   eventCount++;
@@ -523,6 +552,7 @@ export function readEvent(at: u32): i32 {
   store<i32>(result + 8, hashStart);
   store<i32>(result + 12, hashEnd);
   store<u32>(result + 16, deferredCount);
+  store<i32>(result + 20, hashByte);
   return end;
 }
 

@@ -151,8 +151,8 @@ export class CanonicalizedEvents implements KnownMemberTexts {
 }
 
 /**
- * Finds the top-level `events` array of a record's JSON text and scans it (with `wasm`, in
- * WebAssembly when the text is ASCII and the module answers). Returns null when
+ * Finds the top-level `events` array of a record's JSON text and scans it (with `wasm` and the
+ * bytes the text was decoded from, in WebAssembly when the module answers). Returns null when
  * there is nothing to gain or the text is not as expected: not an object, no `events` array
  * written under that plain name, lone surrogates. Runs before the text is parsed, so callers
  * trust the result only once the strict reader accepted the same text (parseJsonStrictSpans,
@@ -169,12 +169,12 @@ export function canonicalizeEvents(
     if (!isWellFormedText(text)) return null;
     const at = eventsArrayStart(text);
     if (at < 0) return null;
-    // ASCII text is read by the pass in WebAssembly when it can be; anything it leaves, and
-    // any other text, by the pass in JavaScript (the same result, wasm-canonicalizer.ts).
+    // Text read from bytes is canonicalized by the pass in WebAssembly when it can be; what it
+    // leaves, and text given as a string, by the pass in JavaScript (the same result,
+    // wasm-canonicalizer.ts).
     const scan =
-      (wasm && bytes !== undefined && bytes.length === text.length
-        ? wasmScanArray(text, bytes, at)
-        : null) ?? new EventCanonicalizer(text, bytes).scanArray(at);
+      (wasm && bytes !== undefined ? wasmScanArray(text, bytes, at) : null) ??
+      new EventCanonicalizer(text, bytes).scanArray(at);
     return scan === null || scan.count === 0 ? null : new CanonicalizedEvents(text, scan);
   } catch {
     return null;

@@ -5,6 +5,8 @@
 // a repeated name), it answers null and the JavaScript pass reads the text. Both are also held
 // to the plain canonical form by event-canonicalizer.property.test.ts.
 import { canonicalWithout, sha256Hex } from '@runback/canonical';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -12,9 +14,11 @@ import {
   randomOf,
   shuffled,
   valueOf,
+  wellFormedString,
   writeJson,
   type Tree,
 } from '../../test/support/json-writer.js';
+import { sharedVectorsDir } from '../../../../test-support/vectors.js';
 import { eventsArrayStart } from './canonical-events.js';
 import { EventCanonicalizer, type CanonicalizerResult } from './event-canonicalizer.js';
 import { wasmScanArray } from './wasm-canonicalizer.js';
@@ -24,8 +28,23 @@ const asciiString = fc.string({
   unit: fc.constantFrom('a', 'Z', '0', ' ', '"', '\\', '/', '\n', '\t', '\u0001', '\u001f', '~'),
   maxLength: 10,
 });
-/** ASCII names without escapes, several sharing a start. */
-const plainName = fc.constantFrom('a', 'b', 'ab', 'ba', 'aa', 'A', 'Z_', 'input', 'output', 'x1');
+/** Names without escapes, several sharing a start, some past ASCII (two and three bytes). */
+const plainName = fc.constantFrom(
+  'a',
+  'b',
+  'ab',
+  'ba',
+  'aa',
+  'A',
+  'Z_',
+  'input',
+  'output',
+  'x1',
+  'é',
+  'aé',
+  'a€',
+  'ü',
+);
 /**
  * Scalars as JSON.stringify writes them, which the module proves canonical or has printed
  * (every double: 17 digits, exponents, -0 written 0).
@@ -36,7 +55,10 @@ const friendlyScalar = fc.oneof(
   fc.integer({ min: -1e15 + 1, max: 1e15 - 1 }),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
   fc.constantFrom(0.5, -0.25, 92.84, 0.000001, 123456789012.345, -0, 0.1 + 0.2, 1e21, 1e-7),
-  fc.string({ unit: fc.constantFrom('a', ' ', '"', '\\', '\n', '\u0001', '~'), maxLength: 8 }),
+  fc.string({
+    unit: fc.constantFrom('a', ' ', '"', '\\', '\n', '\u0001', '~', 'é', '€', '😀', '\u2028'),
+    maxLength: 8,
+  }),
 );
 
 /** Trees of plain names and friendly scalars: the records the module is for. */
@@ -149,13 +171,11 @@ describe('canonicalizing pass in WebAssembly', () => {
   it('answers null or the same tables on records with any escape, number and name', () => {
     fc.assert(
       fc.property(
-        fc.array(eventOf(asciiString), { minLength: 1, maxLength: 5 }),
+        fc.array(eventOf(fc.oneof(asciiString, wellFormedString)), { minLength: 1, maxLength: 5 }),
         fc.constantFrom(0, 0.3),
         fc.gen(),
         (events, rate, g) => {
-          const ascii = events.filter((event) => JSON.stringify(valueOf(event)).length > 0);
-          const text = recordText(ascii, rate, randomOf(g), () => false);
-          if (Buffer.byteLength(text) !== text.length) return; // the module reads ASCII only
+          const text = recordText(events, rate, randomOf(g), () => false);
           const wasm = wasmScanArray(text, Buffer.from(text), eventsArrayStart(text));
           if (wasm !== null) expectSameResult(text, wasm);
         },
@@ -225,6 +245,50 @@ describe('canonicalizing pass in WebAssembly', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('text past ASCII', () => {
+  const scan = (text: string, bytes = Buffer.from(text)) =>
+    wasmScanArray(text, bytes, eventsArrayStart(text));
+
+  it('answers with the JavaScript tables, the text indexes counting UTF-16 code units', () => {
+    const text =
+      '{"run":{"name":"prêt à café 😀"},"events":[' +
+      '{"output":{"ü":"€","a":"😀😀","é":1},"input":"\u2028ö","seq":0,"_hash":"x"},' +
+      '{"request":{"zz":"𝄞","a€":[{"é":"ü"},"ß"]},"seq":1,"_hash":"y"}]}';
+    expect(Buffer.byteLength(text)).toBeGreaterThan(text.length);
+    const wasm = scan(text);
+    expect(wasm).not.toBeNull();
+    if (wasm !== null) expectSameResult(text, wasm);
+  });
+
+  it('reads after a byte order mark the decoder dropped', () => {
+    const text = '{"events":[{"input":{"b":"é","a":1}}]}';
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]);
+    const wasm = scan(text, bytes);
+    expect(wasm).not.toBeNull();
+    if (wasm !== null) expectSameResult(text, wasm);
+  });
+
+  it('leaves to JavaScript names whose UTF-8 order is not their UTF-16 order', () => {
+    // U+E000 sorts after U+1F600 in UTF-16 (0xE000 > 0xD83D) but before it in UTF-8.
+    const text = '{"events":[{"input":{"\ue000":1,"😀":2}}]}'.replace('\ue000', '');
+    expect(scan(text)).toBeNull();
+    expect(javascriptScan(text, Buffer.from(text))).not.toBeNull();
+  });
+
+  it('answers for the published implementation’s records, with the JavaScript tables', () => {
+    const dir = sharedVectorsDir();
+    if (dir === null) return;
+    for (const name of ['sample-cassette.ed25519.json', 'sample-cassette.unsigned.json']) {
+      const bytes = readFileSync(join(dir, 'runback-published', name));
+      const text = new TextDecoder().decode(bytes);
+      expect(bytes.length, name).toBeGreaterThan(text.length);
+      const wasm = wasmScanArray(text, bytes, eventsArrayStart(text));
+      expect(wasm, name).not.toBeNull();
+      if (wasm !== null) expectSameResult(text, wasm);
+    }
   });
 });
 

@@ -1,9 +1,9 @@
 // The event canonicalizer's pass in WebAssembly (wasm/canonical-pass.ts, compiled into
-// ./wasm/canonical-pass-module.ts), for records whose text is ASCII: it gives the same
+// ./wasm/canonical-pass-module.ts), for records read from UTF-8 bytes: it gives the same
 // CanonicalizerResult as EventCanonicalizer.scanArray (event-canonicalizer.ts), faster and
 // with no warm-up in a fresh process (docs/benchmarks.md), or null, and then the caller runs
-// the JavaScript pass, which decides every case the module leaves to it (non-ASCII text,
-// escaped names, numbers it would reprint, syntax errors, repeated names, deep nesting). The module writes each event's canonical form; this
+// the JavaScript pass, which decides every case the module leaves to it (escapes and numbers it
+// would reprint, escaped names, syntax errors, repeated names, deep nesting). The module writes each event's canonical form; this
 // hashes it into the chain (docs/spec.md §3) as EventCanonicalizer does.
 //
 // Where WebAssembly cannot be compiled here (no WebAssembly, a content security policy without
@@ -32,6 +32,7 @@ interface PassExports {
     pending: number,
     deferred: number,
     deferredSlots: number,
+    startDelta: number,
   ): void;
   readEvent(at: number): number;
   nextEvent(p: number): number;
@@ -81,21 +82,31 @@ function passModule(api: WebAssemblyApi | undefined): object | null {
 const align = (at: number): number => (at + 7) & ~7;
 
 /**
- * Canonicalizes and chains the elements of the events array whose `[` is just before `at`,
- * reading `ascii` (the text's bytes, all ASCII: bytes and code units coincide). Null when the
- * module is not available or leaves any event to the JavaScript pass.
+ * Canonicalizes and chains the elements of the events array whose `[` is just before `at` (an
+ * index of `text`), reading `input`: the UTF-8 bytes `text` was strictly decoded from. Null
+ * when the module is not available or leaves any event to the JavaScript pass.
  */
 export function wasmScanArray(
   text: string,
-  ascii: Uint8Array,
+  input: Uint8Array,
   at: number,
 ): CanonicalizerResult | null {
   const api = (globalThis as { WebAssembly?: WebAssemblyApi }).WebAssembly;
   const compiledModule = passModule(api);
-  if (api === undefined || compiledModule === null || ascii.length !== text.length) return null;
-  let p = skipWhitespace(text, at);
-  if (text.charCodeAt(p) !== 0x7b /* { */) return null;
-  const n = ascii.length;
+  if (api === undefined || compiledModule === null) return null;
+  const first = skipWhitespace(text, at);
+  if (text.charCodeAt(first) !== 0x7b /* { */) return null;
+  const n = input.length;
+  const ascii = n === text.length;
+  // Where the first event starts in the bytes: the bytes of the text before it (and a byte
+  // order mark, when the decoder dropped one).
+  let p = first;
+  if (!ascii) {
+    const dropped =
+      input[0] === 0xef && input[1] === 0xbb && input[2] === 0xbf && text.charCodeAt(0) !== 0xfeff;
+    p = (dropped ? 3 : 0) + encoder.encode(text.slice(0, first)).length;
+  }
+  if (input[p] !== 0x7b) return null;
   // The layout: the input, the output (never longer than the input, plus one head), a scratch
   // area for reordering members, the member stack, then the tables, column by column.
   const eventSlots = Math.ceil(n / 32) + 64;
@@ -129,7 +140,7 @@ export function wasmScanArray(
     return null;
   }
   const bytes = new Uint8Array(memory.buffer);
-  bytes.set(ascii);
+  bytes.set(input);
   pass.setup(
     n,
     out,
@@ -147,12 +158,13 @@ export function wasmScanArray(
     pending,
     deferred,
     DEFERRED_SLOTS,
+    p - first,
   );
-  const res = new Int32Array(memory.buffer, result, 5);
+  const res = new Int32Array(memory.buffer, result, 6);
   const spans = new Int32Array(memory.buffer, deferred, DEFERRED_SLOTS * 2);
   const hashes: string[] = [];
   const hashAsStored = new Uint8Array(eventSlots);
-  // Where the text holds h_{k-1}'s digits (the last event's _hash value), -1: it does not.
+  // Where the input holds h_{k-1}'s digits (the last event's _hash value), -1: it does not.
   let headAt = -1;
   let head = '';
   for (let k = 0; ; k++) {
@@ -173,7 +185,7 @@ export function wasmScanArray(
     const vs = res[2] as number;
     headAt =
       vs >= 0 && (res[3] as number) === vs + HEAD + 2 && text.slice(vs + 1, vs + 1 + HEAD) === hash
-        ? vs + 1
+        ? (res[5] as number) + 1
         : -1;
     hashAsStored[k] = headAt >= 0 ? 1 : 0;
     p = pass.nextEvent(end);
@@ -208,7 +220,7 @@ export function wasmScanArray(
     textBytes: bytes,
     textStarts,
     textEnds,
-    ascii,
+    ascii: ascii ? input : undefined,
   };
 }
 
@@ -225,13 +237,21 @@ function printedAsWritten(text: string, spans: Int32Array, count: number): boole
   return true;
 }
 
-/** The kept texts as strings: one decoding of their run (they lie one after another, ASCII). */
+/**
+ * The kept texts as strings. They lie one after another: when their run is ASCII, one decoding
+ * serves all (each a slice of it), else each is decoded on its own.
+ */
 function keptTexts(bytes: Uint8Array, starts: Int32Array, ends: Int32Array, count: number) {
   const texts: string[] = [];
   if (count === 0) return texts;
   const from = starts[0] as number;
-  const all = decoder.decode(bytes.subarray(from, ends[count - 1]));
-  for (let k = 0; k < count; k++)
-    texts.push(all.slice((starts[k] as number) - from, (ends[k] as number) - from));
+  const to = ends[count - 1] as number;
+  const all = decoder.decode(bytes.subarray(from, to));
+  if (all.length === to - from) {
+    for (let k = 0; k < count; k++)
+      texts.push(all.slice((starts[k] as number) - from, (ends[k] as number) - from));
+  } else {
+    for (let k = 0; k < count; k++) texts.push(decoder.decode(bytes.subarray(starts[k], ends[k])));
+  }
   return texts;
 }
