@@ -14,13 +14,16 @@
 // digits with no trailing zero and at least 1e-6 it proves itself (for these the shortest
 // round-trip form of RFC 8785 §3.2.2.3 is the text), any other number it lists for the caller
 // to print and compare. On anything else (another escape, a syntax error, a repeated name,
-// names it cannot order, nesting past MAX_DEPTH, a full table) it gives up and the caller
+// names it cannot order, an object of more than MAX_SORTED members out of order, nesting past
+// MAX_DEPTH, a full table) it gives up and the caller
 // reads the whole text in JavaScript, which decides and reports every such case. It is called
 // once per event, which lets V8 move the module to its optimizing compiler after the first
 // events (one long call would run in its baseline compiler throughout, docs/benchmarks.md).
 
 /** Containers nested deeper than this make the pass give up (the JavaScript reader decides). */
 const MAX_DEPTH: u32 = 500;
+/** Objects out of order with more members than this make the pass give up (see object()). */
+const MAX_SORTED: u32 = 64;
 /** Bytes left before each event's output for the previous chain hash (64 hex digits). */
 const HEAD: u32 = 64;
 /** A member stack slot: its output start and end, whether its value is canonical as written, its table row. */
@@ -428,8 +431,10 @@ function object(p: u32, depth: u32, top: bool): u32 {
   }
   q++;
   if (!sorted) {
+    // Insertion sort of the slots by name: quadratic, so only for objects of a few members
+    // (a larger one out of order goes to JavaScript, whose sort is not).
+    if (stackTop - first > MAX_SORTED) return fail();
     reorders++;
-    // Insertion sort of the slots by name (an object's members are few).
     for (let i = first + 1; i < stackTop; i++) {
       const at = stack + i * SLOT;
       const key = load<u32>(at);
@@ -576,4 +581,9 @@ export function finish(): u32 {
 /** How many members the tables hold. */
 export function memberRows(): u32 {
   return memberCount;
+}
+
+/** The bytes of one member stack slot, for the caller's layout. */
+export function stackSlotBytes(): u32 {
+  return SLOT;
 }

@@ -38,13 +38,16 @@ interface PassExports {
   nextEvent(p: number): number;
   finish(): number;
   memberRows(): number;
+  stackSlotBytes(): number;
 }
 
 /** Bytes left before each event's output for h_{k-1} (as in event-writer.ts). */
 const HEAD = 64;
 const PAGE = 65536;
-/** Member stack slots (16 bytes each): members open at once in one event. */
+/** Member stack slots (of the module's stackSlotBytes() each): members open at once in one event. */
 const STACK_SLOTS = 1 << 16;
+/** The member stack's slot size in bytes is at most this (checked against the module's). */
+const MAX_SLOT_BYTES = 32;
 /** Numbers of one event the module leaves to Number::toString (8 bytes each: start, end). */
 const DEFERRED_SLOTS = 1 << 14;
 
@@ -116,7 +119,7 @@ export function wasmScanArray(
   const outLimit = out + n + 2 * HEAD;
   const scratch = align(outLimit + 16);
   const stack = align(scratch + n + 64);
-  const events = stack + STACK_SLOTS * 16;
+  const events = stack + STACK_SLOTS * MAX_SLOT_BYTES;
   const members = events + (5 * eventSlots + 1) * 4;
   const texts = members + 5 * memberSlots * 4;
   const result = texts + 2 * textSlots * 4;
@@ -136,6 +139,7 @@ export function wasmScanArray(
       },
     });
     pass = instance.exports as PassExports;
+    if (pass.stackSlotBytes() > MAX_SLOT_BYTES) return null;
   } catch {
     return null;
   }
