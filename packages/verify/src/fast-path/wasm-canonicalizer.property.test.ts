@@ -275,6 +275,22 @@ describe('large events', () => {
     expect(javascriptScan(text, Buffer.from(text))?.proven[100]).toBe(1);
   });
 
+  it('keeps the depth the JavaScript pass finds, and gives up past 500 levels', () => {
+    const nested = (levels: number) => {
+      let value = '1';
+      for (let i = 0; i < levels; i++) value = i % 2 === 0 ? `[${value}]` : `{"b":${value},"a":0}`;
+      return `{"events":[{"seq":0,"input":${value}},{"seq":1}]}`;
+    };
+    const text = nested(300);
+    const wasm = scan(text);
+    expect(wasm).not.toBeNull();
+    if (wasm !== null) {
+      expect(wasm.depths[0]).toBe(301);
+      expectSameResult(text, wasm);
+    }
+    expect(scan(nested(505))).toBeNull();
+  });
+
   it('sorts objects of up to 64 members and leaves larger ones out of order to JavaScript', () => {
     // Its sort is quadratic: 60,000 members reversed took 6.8 s before this bound (the
     // JavaScript pass: 20 ms).
