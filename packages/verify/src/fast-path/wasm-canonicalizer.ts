@@ -204,6 +204,8 @@ export function wasmScanArray(
   const textStarts = column(texts, textSlots, 0);
   const textEnds = column(texts, textSlots, 1);
   const proven = new Uint8Array(count).fill(1);
+  // Members in the order EventCanonicalizer's result has them: one object layout for both, so
+  // the code that reads a result (views, cassette texts) stays monomorphic.
   return {
     count,
     starts: column(events, eventSlots, 0),
@@ -212,8 +214,8 @@ export function wasmScanArray(
     depths: column(events, eventSlots, 3),
     proven,
     hashes,
-    chained: count,
     hashAsStored,
+    chained: count,
     firstMember: column(events, eventSlots, 4, eventSlots + 1),
     memberNameStart: column(members, memberSlots, 0),
     memberNameEnd: column(members, memberSlots, 1),
