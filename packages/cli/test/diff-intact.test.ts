@@ -2,12 +2,12 @@
 // records here are the published implementation's samples, re-serialized the ways other
 // producers write them (members reversed, pretty-printed), and the same records edited after
 // sealing: the flag must follow the record's content, whatever its layout.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sharedVectorsDir } from '../../../test-support/vectors.js';
 import { runCli } from '../src/run-cli.js';
-import { fakeIO, membersReversed, tempDir } from './support.js';
+import { fakeIO, membersReversed, publishedSample, tempDir } from './support.js';
 
 const vectors = sharedVectorsDir();
 const published = vectors === null ? null : join(vectors, 'runback-published');
@@ -25,10 +25,7 @@ async function diff(a: string, b: string, json: boolean) {
 }
 
 describe.runIf(published !== null)('runback diff: whether each side is intact', () => {
-  const sample = () =>
-    JSON.parse(readFileSync(join(published as string, 'sample-cassette.ed25519.json'), 'utf8')) as {
-      events: Record<string, unknown>[];
-    };
+  const sample = () => publishedSample(published as string);
 
   it('a published record and the same re-serialized (members reversed, 2-space indent) are both intact and equal', async () => {
     const dir = tempDir();

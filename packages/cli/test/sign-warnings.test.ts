@@ -4,12 +4,12 @@
 // them (members reversed, pretty-printed), and the same edited: the warning must follow the
 // content, whatever its layout.
 import { generateEd25519KeyPair, privateKeyToPem } from '@runback/sign';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sharedVectorsDir } from '../../../test-support/vectors.js';
 import { runCli } from '../src/run-cli.js';
-import { fakeIO, membersReversed, tempDir } from './support.js';
+import { fakeIO, membersReversed, publishedSample, tempDir } from './support.js';
 
 const vectors = sharedVectorsDir();
 const published = vectors === null ? null : join(vectors, 'runback-published');
@@ -26,10 +26,7 @@ async function sign(record: unknown) {
 }
 
 describe.runIf(published !== null)('runback sign: warnings about a sealed input', () => {
-  const sample = () =>
-    JSON.parse(readFileSync(join(published as string, 'sample-cassette.ed25519.json'), 'utf8')) as {
-      events: Record<string, unknown>[];
-    };
+  const sample = () => publishedSample(published as string);
 
   it('a published record, re-serialized, is resealed without a warning that it no longer verifies', async () => {
     const result = await sign(sample());

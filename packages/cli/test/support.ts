@@ -215,3 +215,10 @@ export function membersReversed(value: unknown): unknown {
     out[name] = membersReversed((value as Record<string, unknown>)[name]);
   return out;
 }
+
+/** The published implementation's signed sample record (in `dir`), parsed. */
+export function publishedSample(dir: string): { events: Record<string, unknown>[] } {
+  return JSON.parse(readFileSync(join(dir, 'sample-cassette.ed25519.json'), 'utf8')) as {
+    events: Record<string, unknown>[];
+  };
+}

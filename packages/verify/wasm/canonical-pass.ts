@@ -578,11 +578,6 @@ export function finish(): u32 {
   return textCount;
 }
 
-/** How many members the tables hold. */
-export function memberRows(): u32 {
-  return memberCount;
-}
-
 /** The bytes of one member stack slot, for the caller's layout. */
 export function stackSlotBytes(): u32 {
   return SLOT;

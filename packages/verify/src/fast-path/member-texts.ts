@@ -37,27 +37,34 @@ export class MemberTexts {
     return this.#ends;
   }
 
-  /**
-   * The texts as strings. When the bytes of all of them (one run, as the writer keeps them)
-   * are ASCII, one decoding serves all and each text is a slice of it (sharing its storage);
-   * otherwise each is decoded on its own.
-   */
+  /** The texts as strings (see textsOf). */
   strings(bytes: Uint8Array): string[] {
-    const count = this.#count;
-    const texts: string[] = [];
-    if (count === 0) return texts;
-    const starts = this.#starts;
-    const ends = this.#ends;
-    const from = starts[0] as number;
-    const all = decoder.decode(bytes.subarray(from, ends[count - 1]));
-    // UTF-8 writes every non-ASCII character in more bytes than UTF-16 code units.
-    if (all.length === (ends[count - 1] as number) - from) {
-      for (let k = 0; k < count; k++)
-        texts.push(all.slice((starts[k] as number) - from, (ends[k] as number) - from));
-    } else {
-      for (let k = 0; k < count; k++)
-        texts.push(decoder.decode(bytes.subarray(starts[k], ends[k])));
-    }
-    return texts;
+    return textsOf(bytes, this.#starts, this.#ends, this.#count);
   }
+}
+
+/**
+ * Texts k < count, bytes[starts[k], ends[k]), as strings; they lie one after another. When the
+ * bytes of all of them are ASCII, one decoding serves all and each text is a slice of it
+ * (sharing its storage); otherwise each is decoded on its own.
+ */
+export function textsOf(
+  bytes: Uint8Array,
+  starts: Int32Array,
+  ends: Int32Array,
+  count: number,
+): string[] {
+  const texts: string[] = [];
+  if (count === 0) return texts;
+  const from = starts[0] as number;
+  const to = ends[count - 1] as number;
+  const all = decoder.decode(bytes.subarray(from, to));
+  // UTF-8 writes every non-ASCII character in more bytes than UTF-16 code units.
+  if (all.length === to - from) {
+    for (let k = 0; k < count; k++)
+      texts.push(all.slice((starts[k] as number) - from, (ends[k] as number) - from));
+  } else {
+    for (let k = 0; k < count; k++) texts.push(decoder.decode(bytes.subarray(starts[k], ends[k])));
+  }
+  return texts;
 }

@@ -3,8 +3,9 @@
 // CanonicalizerResult as EventCanonicalizer.scanArray (event-canonicalizer.ts), faster and
 // with no warm-up in a fresh process (docs/benchmarks.md), or null, and then the caller runs
 // the JavaScript pass, which decides every case the module leaves to it (escapes and numbers it
-// would reprint, escaped names, syntax errors, repeated names, deep nesting). The module writes each event's canonical form; this
-// hashes it into the chain (docs/spec.md §3) as EventCanonicalizer does.
+// would reprint, escaped names, syntax errors, repeated names, deep nesting). The module
+// writes each event's canonical form; this hashes it into the chain (docs/spec.md §3) as
+// EventCanonicalizer does.
 //
 // Where WebAssembly cannot be compiled here (no WebAssembly, a content security policy without
 // 'wasm-unsafe-eval', a browser's main thread, which compiles only small modules at once), the
@@ -12,6 +13,7 @@
 import { sha256Hex } from '@runback/canonical';
 import type { CanonicalizerResult } from './event-canonicalizer.js';
 import { skipWhitespace } from './lexer.js';
+import { textsOf } from './member-texts.js';
 import { CANONICAL_PASS_WASM } from './wasm/canonical-pass-module.js';
 
 interface PassExports {
@@ -37,7 +39,6 @@ interface PassExports {
   readEvent(at: number): number;
   nextEvent(p: number): number;
   finish(): number;
-  memberRows(): number;
   stackSlotBytes(): number;
 }
 
@@ -52,7 +53,6 @@ const MAX_SLOT_BYTES = 32;
 const DEFERRED_SLOTS = 1 << 14;
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 
 /** The part of the WebAssembly API used here (a global of every engine that has one). */
 interface WebAssemblyApi {
@@ -222,7 +222,7 @@ export function wasmScanArray(
     memberValueStart: column(members, memberSlots, 2),
     memberValueEnd: column(members, memberSlots, 3),
     memberText: column(members, memberSlots, 4),
-    texts: keptTexts(bytes, textStarts, textEnds, textCount),
+    texts: textsOf(bytes, textStarts, textEnds, textCount),
     textBytes: bytes,
     textStarts,
     textEnds,
@@ -241,23 +241,4 @@ function printedAsWritten(text: string, spans: Int32Array, count: number): boole
     if (String(Number(token)) !== token) return false;
   }
   return true;
-}
-
-/**
- * The kept texts as strings. They lie one after another: when their run is ASCII, one decoding
- * serves all (each a slice of it), else each is decoded on its own.
- */
-function keptTexts(bytes: Uint8Array, starts: Int32Array, ends: Int32Array, count: number) {
-  const texts: string[] = [];
-  if (count === 0) return texts;
-  const from = starts[0] as number;
-  const to = ends[count - 1] as number;
-  const all = decoder.decode(bytes.subarray(from, to));
-  if (all.length === to - from) {
-    for (let k = 0; k < count; k++)
-      texts.push(all.slice((starts[k] as number) - from, (ends[k] as number) - from));
-  } else {
-    for (let k = 0; k < count; k++) texts.push(decoder.decode(bytes.subarray(starts[k], ends[k])));
-  }
-  return texts;
 }
