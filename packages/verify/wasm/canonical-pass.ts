@@ -26,8 +26,12 @@ const MAX_DEPTH: u32 = 500;
 const MAX_SORTED: u32 = 64;
 /** Bytes left before each event's output for the previous chain hash (64 hex digits). */
 const HEAD: u32 = 64;
-/** A member stack slot: its output start and end, whether its value is canonical as written, its table row. */
-const SLOT: u32 = 20;
+/**
+ * A member stack slot: its output start and end, whether its value is canonical as written,
+ * its table row, its name's byte length, whether its name has a byte past ASCII in its first
+ * eight, and its sort key (see nameKey).
+ */
+const SLOT: u32 = 32;
 
 // The layout, set by setup(). Tables are columns of i32, each `cap` entries long.
 let inLen: u32 = 0;
@@ -240,11 +244,40 @@ function num(p: u32): u32 {
   return q;
 }
 
+// Copies [s, e) to the output. Up to 16 bytes go as two 8-byte words whatever the length: the
+// bytes written past the span's end are overwritten by the next write (the output only grows
+// within an event) or lie in the 16 bytes of slack the layout leaves after each region, and
+// the reads past the input's end fall in the output region.
 function copy(s: u32, e: u32): void {
   const n = e - s;
-  if (n <= 16) for (let i: u32 = 0; i < n; i++) store<u8>(o + i, load<u8>(s + i));
-  else memory.copy(o, s, n);
+  if (n <= 16) {
+    store<u64>(o, load<u64>(s));
+    store<u64>(o + 8, load<u64>(s + 8));
+  } else memory.copy(o, s, n);
   o += n;
+}
+
+// A name's sort key: its first eight bytes as a big-endian number, zeros past its end. Keys
+// order names as their bytes do; a name cannot hold a zero byte (a control character is
+// escaped, and an escaped name is left to JavaScript), so a shorter name that is a prefix of
+// a longer one has the smaller key. Names whose keys are equal are compared whole.
+function nameKey(s: u32, n: u32): u64 {
+  let x = load<u64>(s);
+  if (n < 8) x &= ((<u64>1) << ((<u64>n) << 3)) - 1;
+  return bswap<u64>(x);
+}
+
+// Orders the members of two stack slots by name (see compareNames): the keys, when neither
+// name has a byte past ASCII among them, else the names whole.
+function order(a: u32, b: u32): i32 {
+  if ((load<u32>(a + 20) | load<u32>(b + 20)) == 0) {
+    const x = load<u64>(a + 24);
+    const y = load<u64>(b + 24);
+    if (x < y) return -1;
+    if (x > y) return 1;
+    if (load<u32>(a + 16) <= 8 && load<u32>(b + 16) <= 8) return 0;
+  }
+  return compareNames(load<u32>(a), load<u32>(b));
 }
 
 // Compares the names of two members as written in the output (each starts with its quote):
@@ -408,10 +441,13 @@ function object(p: u32, depth: u32, top: bool): u32 {
         store<u32>(slot + 8, verbatimValue ? 1 : 0);
         store<i32>(slot + 12, row);
         store<u32>(slot + 16, memberNameBytes);
+        const key = nameKey(memberOut + 1, memberNameBytes);
+        store<u32>(slot + 20, <u32>((key & 0x8080808080808080) != 0));
+        store<u64>(slot + 24, key);
         if (written > 0) {
-          const order = compareNames(load<u32>(slot - SLOT), memberOut);
-          if (failed || order == 0) return fail();
-          if (order > 0) sorted = false;
+          const c = order(slot - SLOT, slot);
+          if (failed || c == 0) return fail();
+          if (c > 0) sorted = false;
         }
         stackTop++;
         written++;
@@ -435,22 +471,39 @@ function object(p: u32, depth: u32, top: bool): u32 {
     // (a larger one out of order goes to JavaScript, whose sort is not).
     if (stackTop - first > MAX_SORTED) return fail();
     reorders++;
+    // The slot being placed is held in the scratch area's last 32 bytes (past any object's copy).
+    const held = tmp + inLen;
     for (let i = first + 1; i < stackTop; i++) {
       const at = stack + i * SLOT;
-      const key = load<u32>(at);
+      const c = order(at - SLOT, at);
+      if (failed || c == 0) return fail();
+      if (c < 0) continue;
+      const w0 = load<u64>(at);
+      const w1 = load<u64>(at + 8);
+      const w2 = load<u64>(at + 16);
+      const w3 = load<u64>(at + 24);
+      store<u64>(held, w0);
+      store<u64>(held + 8, w1);
+      store<u64>(held + 16, w2);
+      store<u64>(held + 24, w3);
       let j = i;
-      while (j > first) {
-        const order = compareNames(load<u32>(stack + (j - 1) * SLOT), key);
-        if (failed || order == 0) return fail();
-        if (order < 0) break;
+      for (;;) {
+        const before = stack + (j - 1) * SLOT;
+        store<u64>(before + SLOT, load<u64>(before));
+        store<u64>(before + SLOT + 8, load<u64>(before + 8));
+        store<u64>(before + SLOT + 16, load<u64>(before + 16));
+        store<u64>(before + SLOT + 24, load<u64>(before + 24));
         j--;
+        if (j == first) break;
+        const d = order(before - SLOT, held);
+        if (failed || d == 0) return fail();
+        if (d < 0) break;
       }
-      if (j < i) {
-        // Move slot i to j: through the scratch area's last 32 bytes (past any object's copy).
-        memory.copy(tmp + inLen, at, SLOT);
-        memory.copy(stack + (j + 1) * SLOT, stack + j * SLOT, (i - j) * SLOT);
-        memory.copy(stack + j * SLOT, tmp + inLen, SLOT);
-      }
+      const to = stack + j * SLOT;
+      store<u64>(to, w0);
+      store<u64>(to + 8, w1);
+      store<u64>(to + 16, w2);
+      store<u64>(to + 24, w3);
     }
     const from = start + 1;
     memory.copy(tmp, from, o - from);
