@@ -15,6 +15,7 @@ import {
   eventStepsResult,
   failure,
   verifyJson,
+  verifyJsonWith,
   verifyWithPolicy,
   type VerifyOptions,
 } from '../verify.js';
@@ -61,6 +62,18 @@ export async function verifyStream(
   source: ByteSource,
   options: VerifyStreamOptions = {},
 ): Promise<VerifyResult> {
+  return verifyStreamWith(source, options, true);
+}
+
+/**
+ * verifyStream with the pass in WebAssembly allowed or not for the batches read event by
+ * event (internal seam, as verifyJsonWith: the tests read every stream both ways).
+ */
+export async function verifyStreamWith(
+  source: ByteSource,
+  options: VerifyStreamOptions,
+  wasm: boolean,
+): Promise<VerifyResult> {
   assertTrustPolicy(options);
   const budget = options.reorderBudget ?? REORDER_BUDGET;
   if (typeof budget !== 'number' || Number.isNaN(budget) || budget < 0) {
@@ -74,7 +87,7 @@ export async function verifyStream(
       `expected options.wholeBytes to be a number >= 0, got ${String(options.wholeBytes)}`,
     );
   }
-  const reader = new StreamReader(options, budget);
+  const reader = new StreamReader(options, budget, wasm);
   const decoder = new Utf8Chunks();
   /** Decodes and reads one chunk event by event; a result when the reading is over. */
   const feed = (chunk: Uint8Array): VerifyResult | undefined => {
@@ -112,7 +125,10 @@ export async function verifyStream(
       const done = feed(chunk);
       if (done !== undefined) return done;
     }
-    if (held !== null) return verifyJson(held.bytes(), options);
+    if (held !== null)
+      return wasm
+        ? verifyJson(held.bytes(), options)
+        : verifyJsonWith(held.bytes(), options, 'canonical-js');
     try {
       decoder.end();
     } catch (err) {
@@ -233,12 +249,13 @@ class StreamReader implements SplitSink {
   #semantic: JsonReadError | null = null;
   #wholeText: string | null = null;
   readonly #steps: EventSteps;
-  readonly #batchReader = new BatchReader();
+  readonly #batchReader: BatchReader;
   // The chain's head now: where the pass chains a batch from when it begins reading it.
   readonly #head = (): string => this.#steps.head;
 
-  constructor(options: VerifyOptions, reorderBudget: number) {
+  constructor(options: VerifyOptions, reorderBudget: number, wasm: boolean) {
     this.#options = options;
+    this.#batchReader = new BatchReader(wasm);
     this.#steps = new EventSteps(new StreamCassette(reorderBudget));
   }
 
