@@ -1,6 +1,6 @@
 // What a command needs from its environment, its exit statuses and its usage mistakes.
 // Shared by `runback-verify` and every `runback` command of @runback/cli.
-import type { InputStream } from './read-bounded.js';
+import type { InputStream, ReadInputOptions } from './read-bounded.js';
 
 /** What a command needs from its environment; tests pass their own. */
 export interface CommandIO {
@@ -8,9 +8,10 @@ export interface CommandIO {
   readonly stderr: (text: string) => void;
   /**
    * Reads a file (or standard input for "-") as bytes. With `maxBytes`, only a regular file or
-   * "-" is read, and input longer than the cap is refused (InputError, read-bounded.ts).
+   * "-" is read, and input longer than the cap is refused (InputError, read-bounded.ts);
+   * `allocate`, when given, is asked for the buffer a regular file is read into.
    */
-  readonly readInput: (path: string, options?: { maxBytes: number }) => Promise<Uint8Array>;
+  readonly readInput: (path: string, options?: ReadInputOptions) => Promise<Uint8Array>;
   /**
    * Opens a regular file (never "-") as a stream of chunks, refusing anything else and, with
    * `maxBytes`, a longer file (read-bounded.ts). Optional: without it, verify reads the whole

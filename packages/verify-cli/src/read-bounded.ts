@@ -27,6 +27,11 @@ export class InputError extends Error {
 export interface ReadInputOptions {
   /** Refuse input longer than this many bytes. */
   readonly maxBytes: number;
+  /**
+   * The buffer to read a regular file of `size` bytes into (say @runback/verify's
+   * recordBuffer, which verifyJson reads without copying); undefined: a buffer of our own.
+   */
+  readonly allocate?: ((size: number) => Uint8Array | undefined) | undefined;
 }
 
 const tooLarge = (what: string, max: number) =>
@@ -38,7 +43,7 @@ const tooLarge = (what: string, max: number) =>
 /** Reads a regular file, or standard input for "-", refusing more than `maxBytes`. */
 export async function readBoundedInput(
   path: string,
-  { maxBytes }: ReadInputOptions,
+  { maxBytes, allocate }: ReadInputOptions,
   stdin: AsyncIterable<unknown> = process.stdin,
 ): Promise<Uint8Array> {
   if (path === '-') return collect(stdin, maxBytes, 'standard input');
@@ -49,7 +54,7 @@ export async function readBoundedInput(
     const info = await handle.stat();
     refuseIrregular(info);
     if (info.size > maxBytes) throw tooLarge('a file', maxBytes);
-    return await readWhole(handle, info.size, maxBytes);
+    return await readWhole(handle, info.size, maxBytes, allocate);
   } finally {
     await handle.close();
   }
@@ -61,15 +66,21 @@ export async function readBoundedInput(
  * 50 ms). The file may grow while it is read, so the buffer grows too, through the cap and
  * never past it; what is returned is only the bytes read.
  */
-async function readWhole(handle: FileHandle, size: number, maxBytes: number): Promise<Uint8Array> {
+async function readWhole(
+  handle: FileHandle,
+  size: number,
+  maxBytes: number,
+  allocate?: (size: number) => Uint8Array | undefined,
+): Promise<Uint8Array> {
   // One byte over the size stated, so that reaching the end is seen without a second buffer.
-  let buffer = Buffer.allocUnsafe(Math.min(size, maxBytes) + 1);
+  const first = Math.min(size, maxBytes) + 1;
+  let buffer: Uint8Array = allocate?.(first) ?? Buffer.allocUnsafe(first);
   let total = 0;
   for (;;) {
     if (total === buffer.length) {
       if (total > maxBytes) throw tooLarge('a file', maxBytes);
       const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2, maxBytes + 1));
-      buffer.copy(grown, 0, 0, total);
+      grown.set(buffer.subarray(0, total));
       buffer = grown;
     }
     const { bytesRead } = await handle.read(buffer, total, buffer.length - total, null);

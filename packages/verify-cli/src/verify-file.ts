@@ -14,7 +14,13 @@
 //   - CASSETTE_OUT_OF_ORDER: events further out of seq order than the stream's reorder budget;
 //     the file is streamed again with no budget (holding as many oracle entries as it takes),
 //     which gives verifyJson's verdict.
-import { verifyJson, verifyStream, type VerifyOptions, type VerifyResult } from '@runback/verify';
+import {
+  recordBuffer,
+  verifyJson,
+  verifyStream,
+  type VerifyOptions,
+  type VerifyResult,
+} from '@runback/verify';
 import type { CommandIO } from './io.js';
 import { DEFAULT_MAX_INPUT_BYTES, type InputStream } from './read-bounded.js';
 
@@ -67,7 +73,9 @@ export async function verifyFile(
   },
 ): Promise<VerifyResult> {
   const cap = maxBytes ?? DEFAULT_MAX_INPUT_BYTES;
-  const whole = async () => verifyJson(await io.readInput(path, { maxBytes: cap }), options);
+  // Read into the verifier's own buffer, which it reads where it is (one copy fewer).
+  const whole = async () =>
+    verifyJson(await io.readInput(path, { maxBytes: cap, allocate: recordBuffer }), options);
   const streamed = async (input: InputStream, budget: number | undefined) => {
     // Event by event from the first byte (wholeBytes 0): this file is too large to read whole.
     const chunks = progress === undefined ? input.chunks : counted(input, progress);

@@ -108,3 +108,28 @@ describe('bounded input', () => {
     });
   });
 });
+
+describe('readBoundedInput into a buffer it is given', () => {
+  it('reads a regular file into the buffer allocate gives, and into its own without one', async () => {
+    const file = join(tempDir(), 'record.json');
+    const content = randomBytes(100_000);
+    writeFileSync(file, content);
+    const sizes: number[] = [];
+    const given = new Uint8Array(new ArrayBuffer(200_000));
+    const read = await readBoundedInput(file, {
+      maxBytes: 1 << 20,
+      allocate: (size) => {
+        sizes.push(size);
+        return given.subarray(0, size);
+      },
+    });
+    // One byte over the file's size: reaching its end needs no second buffer.
+    expect(sizes).toEqual([100_001]);
+    expect(read.buffer).toBe(given.buffer);
+    expect(read.byteOffset).toBe(0);
+    expect(Buffer.from(read).equals(content)).toBe(true);
+    const own = await readBoundedInput(file, { maxBytes: 1 << 20, allocate: () => undefined });
+    expect(own.buffer).not.toBe(given.buffer);
+    expect(Buffer.from(own).equals(content)).toBe(true);
+  });
+});

@@ -8,6 +8,19 @@ import type { CanonicalizerResult } from './event-canonicalizer.js';
 import { skipWhitespace } from './lexer.js';
 import { WasmPass } from './wasm-pass.js';
 
+/**
+ * A buffer for the bytes of a record of up to `size` bytes that verifyJson then reads without
+ * copying them (verifyJson reads any Uint8Array; this one, or a view of its start, spares it
+ * one copy of the record into the WebAssembly pass's memory). Undefined where WebAssembly is
+ * not to be had. Verifying a second record with the same buffer overwrites what the first
+ * left in it; results do not refer to the buffer.
+ */
+export function recordBuffer(size: number): Uint8Array | undefined {
+  if (!Number.isSafeInteger(size) || size < 0)
+    throw new TypeError(`expected size to be a whole number of bytes >= 0, got ${String(size)}`);
+  return WasmPass.create(size)?.buffer();
+}
+
 const encoder = new TextEncoder();
 
 /**
@@ -31,7 +44,8 @@ export function wasmScanArray(
     p = (dropped ? 3 : 0) + encoder.encode(text.slice(0, first)).length;
   }
   if (input[p] !== 0x7b) return null;
-  const pass = WasmPass.create(input.length);
+  // Bytes read into a pass's own buffer (recordBuffer) are read where they are.
+  const pass = WasmPass.owner(input) ?? WasmPass.create(input.length);
   if (pass === null) return null;
   pass.load(input, text, p - first);
   pass.begin('');

@@ -52,6 +52,13 @@ const DEFERRED_SLOTS = 1 << 14;
 
 const encoder = new TextEncoder();
 
+/** The property by which an instance's memory names the instance (see WasmPass.buffer). */
+const OWNER: unique symbol = Symbol('runback canonical pass');
+
+interface OwnedBuffer extends ArrayBuffer {
+  readonly [OWNER]?: WasmPass;
+}
+
 /** The part of the WebAssembly API used here (a global of every engine that has one). */
 interface WebAssemblyApi {
   Module: new (bytes: Uint8Array) => object;
@@ -186,11 +193,37 @@ export class WasmPass {
   load(input: Uint8Array, text: string, startDelta: number): void {
     if (input.length > this.capacity)
       throw new RangeError(`expected at most ${this.capacity} bytes, got ${input.length}`);
-    // The regions stay where the capacity puts them: past any text loaded.
-    this.#bytes.set(input);
+    // The regions stay where the capacity puts them: past any text loaded. Bytes of this
+    // instance's own buffer() are in place already.
+    if (!this.holds(input)) this.#bytes.set(input);
     this.#text = text;
     this.#n = input.length;
     this.#startDelta = startDelta;
+  }
+
+  /**
+   * The first `capacity` bytes of this instance's memory, for a caller to read a text into
+   * (load() then need not copy it). Its ArrayBuffer names this instance, so that whoever is
+   * given any view of its start finds the instance by owner().
+   */
+  buffer(): Uint8Array {
+    const memory = this.#memory.buffer;
+    if ((memory as OwnedBuffer)[OWNER] === undefined)
+      Object.defineProperty(memory, OWNER, { value: this });
+    return new Uint8Array(memory, 0, this.capacity);
+  }
+
+  /** The instance whose buffer() `input` views from its start, else undefined. */
+  static owner(input: Uint8Array): WasmPass | undefined {
+    const owner = (input.buffer as OwnedBuffer)[OWNER];
+    return owner instanceof WasmPass && owner.holds(input) && input.length <= owner.capacity
+      ? owner
+      : undefined;
+  }
+
+  /** Whether `input` is the start of this instance's memory (the bytes load() reads). */
+  holds(input: Uint8Array): boolean {
+    return input.buffer === this.#memory.buffer && input.byteOffset === 0;
   }
 
   /** Begins a run of events chained from `head` (h of the event before them; "" for none). */
