@@ -43,3 +43,17 @@ export function corpusFlags(trust: CorpusTrust): string[] {
   if (trust.hmac_key !== undefined) flags.push('--key', trust.hmac_key);
   return flags;
 }
+
+/** The library options that give verify the case's keys (PEM texts read from CORPUS_DIR). */
+export function corpusOptions(trust: CorpusTrust): {
+  pinned?: string[];
+  revoked?: string[];
+  hmacKey?: string;
+} {
+  const pem = (f: string): string => readFileSync(join(CORPUS_DIR, f), 'utf8');
+  return {
+    ...(trust.pinned ? { pinned: trust.pinned.map(pem) } : {}),
+    ...(trust.revoked ? { revoked: trust.revoked.map(pem) } : {}),
+    ...(trust.hmac_key !== undefined ? { hmacKey: trust.hmac_key } : {}),
+  };
+}

@@ -7,11 +7,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { verifyJson, type VerifyOptions } from '@runback/verify';
+import { verifyJson } from '@runback/verify';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   CORPUS_DIR,
   corpusFlags,
+  corpusOptions,
   loadCorpus,
   type CorpusCase,
 } from '../../../test-support/corpus.js';
@@ -30,14 +31,7 @@ const tempDir = () => {
   return dir;
 };
 
-const optionsOf = (t: CorpusCase['trust']): VerifyOptions => {
-  const pem = (f: string): string => readFileSync(join(CORPUS_DIR, f), 'utf8');
-  return {
-    ...(t.pinned ? { pinned: t.pinned.map(pem) } : {}),
-    ...(t.revoked ? { revoked: t.revoked.map(pem) } : {}),
-    ...(t.hmac_key !== undefined ? { hmacKey: t.hmac_key } : {}),
-  };
-};
+const optionsOf = corpusOptions;
 
 describe('runback-verify --json on a streamed FILE', () => {
   const groups = new Map<string, CorpusCase[]>();

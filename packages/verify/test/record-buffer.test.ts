@@ -4,18 +4,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CORPUS_DIR, loadCorpus, type CorpusCase } from '../../../test-support/corpus.js';
-import { recordBuffer, verifyJson, type VerifyOptions } from '../src/index.js';
+import { CORPUS_DIR, corpusOptions, loadCorpus } from '../../../test-support/corpus.js';
+import { recordBuffer, verifyJson } from '../src/index.js';
 import { WasmPass } from '../src/fast-path/wasm-pass.js';
 
-const optionsOf = (t: CorpusCase['trust']): VerifyOptions => {
-  const pem = (f: string): string => readFileSync(join(CORPUS_DIR, f), 'utf8');
-  return {
-    ...(t.pinned ? { pinned: t.pinned.map(pem) } : {}),
-    ...(t.revoked ? { revoked: t.revoked.map(pem) } : {}),
-    ...(t.hmac_key !== undefined ? { hmacKey: t.hmac_key } : {}),
-  };
-};
+const optionsOf = corpusOptions;
 
 afterEach(() => {
   vi.restoreAllMocks();

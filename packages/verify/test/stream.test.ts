@@ -4,21 +4,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CORPUS_DIR, loadCorpus, type CorpusCase } from '../../../test-support/corpus.js';
+import { CORPUS_DIR, corpusOptions, loadCorpus } from '../../../test-support/corpus.js';
 import { cassetteDigestsByReading } from '@runback/replay-digest';
-import { verifyJson, verifyStream, type VerifyOptions } from '../src/index.js';
+import { verifyJson, verifyStream } from '../src/index.js';
 import { StreamCassette, StreamOrderError } from '../src/stream/stream-cassette.js';
 import { verifyStreamWith } from '../src/stream/verify-stream.js';
 import { chunked, comparable } from './support/streamed.js';
 
-const optionsOf = (t: CorpusCase['trust']): VerifyOptions => {
-  const pem = (f: string): string => readFileSync(join(CORPUS_DIR, f), 'utf8');
-  return {
-    ...(t.pinned ? { pinned: t.pinned.map(pem) } : {}),
-    ...(t.revoked ? { revoked: t.revoked.map(pem) } : {}),
-    ...(t.hmac_key !== undefined ? { hmacKey: t.hmac_key } : {}),
-  };
-};
+const optionsOf = corpusOptions;
 
 const cases = loadCorpus();
 /** Every stream read event by event, not collected and verified whole (wholeBytes). */
