@@ -1,7 +1,7 @@
 // @runback/verify: verify a runback record offline. Pure, no I/O; the CLI is @runback/verify-cli.
 export { verify, verifyJson, type VerifyOptions } from './verify.js';
 export { verifyStream, type ByteSource, type VerifyStreamOptions } from './stream/verify-stream.js';
-export { recordBuffer } from './fast-path/wasm-canonicalizer.js';
+export { recordBuffer } from './fast-path/record-buffer.js';
 export {
   verdictOf,
   type CheckName,

@@ -27,6 +27,8 @@ describe('recordBuffer', () => {
       const options = optionsOf(c.trust);
       buffer.set(bytes);
       const inPlace = verifyJson(buffer.subarray(0, bytes.length), options);
+      // Verifying never writes the buffer: the bytes stay as read.
+      expect(Buffer.compare(buffer.subarray(0, bytes.length), bytes), c.file).toBe(0);
       expect(inPlace, c.file).toEqual(verifyJson(new Uint8Array(bytes), options));
       expect(inPlace.verdict, c.file).toBe(c.expected.verdict);
     }

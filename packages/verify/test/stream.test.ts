@@ -48,7 +48,7 @@ describe('verifyStream', () => {
         const streamed = verifyStreamWith(
           chunked(bytes, size),
           { ...options, ...EVENT_BY_EVENT },
-          false,
+          'canonical-js',
         );
         expect(comparable(await streamed)).toEqual(expected);
       }

@@ -246,8 +246,8 @@ function num(p: u32): u32 {
 
 // Copies [s, e) to the output. Up to 16 bytes go as two 8-byte words whatever the length: the
 // bytes written past the span's end are overwritten by the next write (the output only grows
-// within an event) or lie in the 16 bytes of slack the layout leaves after each region, and
-// the reads past the input's end fall in the output region.
+// within an event) or lie in the 16 bytes of slack the layout leaves after the output, and
+// the reads past the input's end fall in the 16 bytes before the output begins.
 function copy(s: u32, e: u32): void {
   const n = e - s;
   if (n <= 16) {

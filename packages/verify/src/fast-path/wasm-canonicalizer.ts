@@ -8,19 +8,6 @@ import type { CanonicalizerResult } from './event-canonicalizer.js';
 import { skipWhitespace } from './lexer.js';
 import { WasmPass } from './wasm-pass.js';
 
-/**
- * A buffer for the bytes of a record of up to `size` bytes that verifyJson then reads without
- * copying them (verifyJson reads any Uint8Array; this one, or a view of its start, spares it
- * one copy of the record into the WebAssembly pass's memory). Undefined where WebAssembly is
- * not to be had. Verifying a second record with the same buffer overwrites what the first
- * left in it; results do not refer to the buffer.
- */
-export function recordBuffer(size: number): Uint8Array | undefined {
-  if (!Number.isSafeInteger(size) || size < 0)
-    throw new TypeError(`expected size to be a whole number of bytes >= 0, got ${String(size)}`);
-  return WasmPass.create(size)?.buffer();
-}
-
 const encoder = new TextEncoder();
 
 /**

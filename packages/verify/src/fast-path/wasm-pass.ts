@@ -106,8 +106,10 @@ class Layout {
 
   constructor(n: number) {
     // The input, the output (never longer than the input, plus one head), a scratch area for
-    // reordering members, the member stack, then the tables, column by column. Each region
-    // is followed by 16 bytes or more the module may write past a token (canonical-pass.ts copy).
+    // reordering members, the member stack, then the tables, column by column. The input is
+    // followed by 16 bytes or more the module may read past a token it copies, and the output
+    // by 16 or more it may write past one (canonical-pass.ts copy); it never writes the
+    // input's region.
     this.eventSlots = Math.ceil(n / 32) + 64;
     this.memberSlots = Math.ceil(n / 8) + 64;
     this.textSlots = this.eventSlots * 4 + 4;
@@ -195,7 +197,7 @@ export class WasmPass {
       throw new RangeError(`expected at most ${this.capacity} bytes, got ${input.length}`);
     // The regions stay where the capacity puts them: past any text loaded. Bytes of this
     // instance's own buffer() are in place already.
-    if (!this.holds(input)) this.#bytes.set(input);
+    if (!this.#holds(input)) this.#bytes.set(input);
     this.#text = text;
     this.#n = input.length;
     this.#startDelta = startDelta;
@@ -216,13 +218,13 @@ export class WasmPass {
   /** The instance whose buffer() `input` views from its start, else undefined. */
   static owner(input: Uint8Array): WasmPass | undefined {
     const owner = (input.buffer as OwnedBuffer)[OWNER];
-    return owner instanceof WasmPass && owner.holds(input) && input.length <= owner.capacity
+    return owner instanceof WasmPass && owner.#holds(input) && input.length <= owner.capacity
       ? owner
       : undefined;
   }
 
   /** Whether `input` is the start of this instance's memory (the bytes load() reads). */
-  holds(input: Uint8Array): boolean {
+  #holds(input: Uint8Array): boolean {
     return input.buffer === this.#memory.buffer && input.byteOffset === 0;
   }
 
@@ -292,11 +294,6 @@ export class WasmPass {
   /** After an event ending at byte `p`: the next one's first byte, -2 at the array's `]`, -1 otherwise. */
   nextEvent(p: number): number {
     return this.#pass.nextEvent(p);
-  }
-
-  /** How many events this run has read. */
-  get count(): number {
-    return this.#hashes.length;
   }
 
   /**

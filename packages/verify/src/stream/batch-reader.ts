@@ -19,29 +19,13 @@ import type { KnownMemberTexts } from '@runback/replay-digest';
 import { CanonicalizedEvents } from '../fast-path/canonicalized-events.js';
 import { EventCanonicalizer, type CanonicalizerResult } from '../fast-path/event-canonicalizer.js';
 import { canBeView, ViewReader } from '../fast-path/event-views.js';
-import { WasmPass } from '../fast-path/wasm-pass.js';
 import type { ProvenSpans } from '../json/index.js';
 import type { EventBatch } from './event-batch.js';
-
-/** The least text an instance of the pass in WebAssembly is made for, in bytes (a chunk and a carried event). */
-const WASM_CAPACITY = 2 << 20;
+import { WasmBatches } from './wasm-batches.js';
 
 export class BatchReader implements KnownMemberTexts {
-  // The pass in WebAssembly: undefined until a text asks for it, null when not to be had (or
-  // not wanted). It holds the text whose batches it reads (#wasmTextId).
-  #wasm: WasmPass | null | undefined;
-  #wasmTextId = -1;
-  // The pass with the text of #wasmTextId loaded, or null when that text is not for it.
-  #wasmText: WasmPass | null = null;
-  // Whether the pass in WebAssembly is reading the batch being filled, and whether it left
-  // one of its events (then it reads no more of them).
-  #wasmReading = false;
-  #wasmLeft = false;
-
-  /** `wasm`: whether the pass in WebAssembly may read batches (tests read them both ways). */
-  constructor(wasm = true) {
-    if (!wasm) this.#wasm = null;
-  }
+  // The batches the pass in WebAssembly reads.
+  readonly #wasm: WasmBatches;
   // One canonicalizer for all the batches of one text: its reader keeps where the next
   // backslash is, which a new one would look for from its first event to the end of the
   // text. Texts are told apart by the batch's number for them, never by content.
@@ -66,30 +50,19 @@ export class BatchReader implements KnownMemberTexts {
     depths: new Int32Array(1),
   };
 
+  /** `wasm`: whether the pass in WebAssembly may read batches (tests read them both ways). */
+  constructor(wasm = true) {
+    this.#wasm = new WasmBatches(wasm);
+  }
+
   /**
    * The element of the batch beginning at `at`, read by the pass as the splitter walks the
    * text (the splitter then need not walk it): the index just after it when proven, else -1.
    * `head`: the chain's head when the batch's first element begins. Never throws.
    */
   eventEnd(batch: EventBatch, at: number, head: () => string): number {
-    const wasm = this.#wasmFor(batch);
-    if (wasm !== null) {
-      try {
-        if (!this.#wasmReading) {
-          wasm.begin(head());
-          this.#wasmReading = true;
-          this.#wasmLeft = false;
-        }
-        if (this.#wasmLeft) return -1;
-        const end = wasm.read(at);
-        if (end < 0) this.#wasmLeft = true;
-        return end;
-      } catch {
-        // Not read on from a state an unexpected error left: the batch is read in JavaScript.
-        this.#wasmLeft = true;
-        return -1;
-      }
-    }
+    const read = this.#wasm.eventEnd(batch, at, head, this.#scratch);
+    if (read !== undefined) return read;
     try {
       const canonicalizer = this.#canonicalizerFor(batch);
       if (!this.#reading) {
@@ -115,17 +88,11 @@ export class BatchReader implements KnownMemberTexts {
     this.#first = batch.first;
     const reading = this.#reading;
     this.#reading = false;
-    const wasmReading = this.#wasmReading;
-    this.#wasmReading = false;
     try {
       const text = batch.text;
-      let scan: CanonicalizerResult | undefined;
       // What eventEnd read serves only when it read every element of the batch, in order.
-      const wasm = this.#wasmText;
-      if (wasmReading && wasm !== null && this.#wasmTextId === batch.textId) {
-        scan = wasm.result();
-        if (!sameStarts(scan, batch)) scan = undefined;
-      }
+      let scan = this.#wasm.take(batch);
+      if (scan !== undefined && !sameStarts(scan, batch)) scan = undefined;
       if (scan === undefined) {
         const canonicalizer = this.#canonicalizerFor(batch);
         scan = reading ? canonicalizer.endEvents() : undefined;
@@ -141,34 +108,6 @@ export class BatchReader implements KnownMemberTexts {
     } catch {
       // The canonicalizer is not read on from a state an unexpected error left.
       this.#canonicalizer = undefined;
-    }
-  }
-
-  /**
-   * The pass in WebAssembly with the batch's text loaded, or null: the text is not ASCII, or
-   * WebAssembly is not to be had. Never throws.
-   */
-  #wasmFor(batch: EventBatch): WasmPass | null {
-    if (this.#wasmTextId === batch.textId) return this.#wasmText;
-    this.#wasmTextId = batch.textId;
-    this.#wasmReading = false;
-    this.#wasmText = null;
-    if (this.#wasm === null) return null;
-    try {
-      const bytes = batch.asciiBytes(this.#scratch);
-      if (bytes === undefined) return null;
-      let wasm: WasmPass | null | undefined = this.#wasm;
-      if (wasm === undefined || wasm.capacity < bytes.length) {
-        wasm = WasmPass.create(Math.max(WASM_CAPACITY, bytes.length + (bytes.length >> 1)));
-        this.#wasm = wasm;
-        if (wasm === null) return null;
-      }
-      wasm.load(bytes, batch.text, 0);
-      this.#wasmText = wasm;
-      return wasm;
-    } catch {
-      this.#wasm = null;
-      return null;
     }
   }
 

@@ -14,7 +14,6 @@ import { EventSteps } from '../steps/event-steps.js';
 import {
   eventStepsResult,
   failure,
-  verifyJson,
   verifyJsonWith,
   verifyWithPolicy,
   type VerifyOptions,
@@ -63,17 +62,18 @@ export async function verifyStream(
   source: ByteSource,
   options: VerifyStreamOptions = {},
 ): Promise<VerifyResult> {
-  return verifyStreamWith(source, options, true);
+  return verifyStreamWith(source, options, 'canonical');
 }
 
 /**
- * verifyStream with the pass in WebAssembly allowed or not for the batches read event by
- * event (internal seam, as verifyJsonWith: the tests read every stream both ways).
+ * verifyStream with its canonicalizing pass chosen (internal seam, as verifyJsonWith: the
+ * tests read every stream both ways): 'canonical' lets the pass in WebAssembly read what it
+ * can, 'canonical-js' reads everything in JavaScript.
  */
 export async function verifyStreamWith(
   source: ByteSource,
   options: VerifyStreamOptions,
-  wasm: boolean,
+  reading: 'canonical' | 'canonical-js',
 ): Promise<VerifyResult> {
   assertTrustPolicy(options);
   const budget = options.reorderBudget ?? REORDER_BUDGET;
@@ -88,7 +88,7 @@ export async function verifyStreamWith(
       `expected options.wholeBytes to be a number >= 0, got ${String(options.wholeBytes)}`,
     );
   }
-  const reader = new StreamReader(options, budget, wasm);
+  const reader = new StreamReader(options, budget, reading === 'canonical');
   const decoder = new Utf8Chunks();
   /** Decodes and reads one chunk event by event; a result when the reading is over. */
   const feed = (chunk: Uint8Array): VerifyResult | undefined => {
@@ -126,10 +126,7 @@ export async function verifyStreamWith(
       const done = feed(chunk);
       if (done !== undefined) return done;
     }
-    if (held !== null)
-      return wasm
-        ? verifyJson(held.bytes(), options)
-        : verifyJsonWith(held.bytes(), options, 'canonical-js');
+    if (held !== null) return verifyJsonWith(held.bytes(), options, reading);
     try {
       decoder.end();
     } catch (err) {
