@@ -129,7 +129,17 @@ function isSpace(c: u32): bool {
 }
 
 function ws(p: u32): u32 {
-  while (p < inLen && isSpace(load<u8>(p))) p++;
+  // Most tokens follow one another with no whitespace (one test); the indentation after a
+  // line feed goes eight spaces at a time.
+  if (p >= inLen || load<u8>(p) > 0x20) return p;
+  while (p < inLen) {
+    const c: u32 = load<u8>(p);
+    if (c == 0x0a) {
+      p++;
+      while (p + 8 <= inLen && load<u64>(p) == 0x2020202020202020) p += 8;
+    } else if (c == 0x20 || c == 0x0d || c == 0x09) p++;
+    else return p;
+  }
   return p;
 }
 
@@ -154,7 +164,13 @@ function str(p: u32): u32 {
         ((bx - 0x0101010101010101) & ~bx) |
         (x - 0x2020202020202020) |
         x;
-      if ((t & 0x8080808080808080) != 0) break;
+      const m = t & 0x8080808080808080;
+      if (m != 0) {
+        // The lowest byte flagged is the first that is special (a borrow only ever flags bytes
+        // above one that is).
+        q += <u32>(ctz<u64>(m) >> 3);
+        break;
+      }
       q += 8;
     }
     if (q >= inLen) return fail();
@@ -246,7 +262,7 @@ function num(p: u32): u32 {
 
 // Copies [s, e) to the output. Up to 16 bytes go as two 8-byte words whatever the length: the
 // bytes written past the span's end are overwritten by the next write (the output only grows
-// within an event) or lie in the 16 bytes of slack the layout leaves after the output, and
+// within an event) or lie in the slack the layout leaves after the output, and
 // the reads past the input's end fall in the 16 bytes before the output begins.
 function copy(s: u32, e: u32): void {
   const n = e - s;
@@ -268,16 +284,24 @@ function nameKey(s: u32, n: u32): u64 {
 }
 
 // Orders the members of two stack slots by name (see compareNames): the keys, when neither
-// name has a byte past ASCII among them, else the names whole.
-function order(a: u32, b: u32): i32 {
-  if ((load<u32>(a + 20) | load<u32>(b + 20)) == 0) {
-    const x = load<u64>(a + 24);
-    const y = load<u64>(b + 24);
-    if (x < y) return -1;
-    if (x > y) return 1;
-    if (load<u32>(a + 16) <= 8 && load<u32>(b + 16) <= 8) return 0;
+// name has a byte past ASCII among them, else the names whole. Static methods only so that
+// @inline (which the sort's loops need: a call there cost 14 % of the pass) is a decorator
+// TypeScript's grammar has too.
+class Slots {
+  @inline static order(a: u32, b: u32): i32 {
+    return Slots.orderTo(a, load<u32>(b), load<u32>(b + 16), load<u32>(b + 20), load<u64>(b + 24));
   }
-  return compareNames(load<u32>(a), load<u32>(b));
+
+  // order() against a slot given by its fields: its output start, name length, flag and key.
+  @inline static orderTo(a: u32, bStart: u32, bBytes: u32, bFlag: u32, bKey: u64): i32 {
+    if ((load<u32>(a + 20) | bFlag) == 0) {
+      const x = load<u64>(a + 24);
+      if (x < bKey) return -1;
+      if (x > bKey) return 1;
+      if (load<u32>(a + 16) <= 8 && bBytes <= 8) return 0;
+    }
+    return compareNames(load<u32>(a), bStart);
+  }
 }
 
 // Compares the names of two members as written in the output (each starts with its quote):
@@ -445,7 +469,7 @@ function object(p: u32, depth: u32, top: bool): u32 {
         store<u32>(slot + 20, <u32>((key & 0x8080808080808080) != 0));
         store<u64>(slot + 24, key);
         if (written > 0) {
-          const c = order(slot - SLOT, slot);
+          const c = Slots.order(slot - SLOT, slot);
           if (failed || c == 0) return fail();
           if (c > 0) sorted = false;
         }
@@ -471,21 +495,19 @@ function object(p: u32, depth: u32, top: bool): u32 {
     // (a larger one out of order goes to JavaScript, whose sort is not).
     if (stackTop - first > MAX_SORTED) return fail();
     reorders++;
-    // The slot being placed is held in the scratch area's last 32 bytes (past any object's copy).
-    const held = tmp + inLen;
     for (let i = first + 1; i < stackTop; i++) {
       const at = stack + i * SLOT;
-      const c = order(at - SLOT, at);
+      const c = Slots.order(at - SLOT, at);
       if (failed || c == 0) return fail();
       if (c < 0) continue;
+      // The slot being placed, held in locals while the ones before it move up.
       const w0 = load<u64>(at);
       const w1 = load<u64>(at + 8);
       const w2 = load<u64>(at + 16);
       const w3 = load<u64>(at + 24);
-      store<u64>(held, w0);
-      store<u64>(held + 8, w1);
-      store<u64>(held + 16, w2);
-      store<u64>(held + 24, w3);
+      const heldStart = <u32>w0;
+      const heldBytes = <u32>w2;
+      const heldFlag = <u32>(w2 >> 32);
       let j = i;
       for (;;) {
         const before = stack + (j - 1) * SLOT;
@@ -495,7 +517,7 @@ function object(p: u32, depth: u32, top: bool): u32 {
         store<u64>(before + SLOT + 24, load<u64>(before + 24));
         j--;
         if (j == first) break;
-        const d = order(before - SLOT, held);
+        const d = Slots.orderTo(before - SLOT, heldStart, heldBytes, heldFlag, w3);
         if (failed || d == 0) return fail();
         if (d < 0) break;
       }
@@ -514,7 +536,16 @@ function object(p: u32, depth: u32, top: bool): u32 {
       const s = load<u32>(at);
       const e = load<u32>(at + 4);
       const n = e - s;
-      memory.copy(o, tmp + (s - from), n);
+      // Up to 32 bytes as four 8-byte words, whatever the length (as in copy(): the next
+      // write or the 32 bytes of slack after the output take the rest); a longer member
+      // through memory.copy, which V8 runs as a call out of the module.
+      const src = tmp + (s - from);
+      if (n <= 32) {
+        store<u64>(o, load<u64>(src));
+        store<u64>(o + 8, load<u64>(src + 8));
+        store<u64>(o + 16, load<u64>(src + 16));
+        store<u64>(o + 24, load<u64>(src + 24));
+      } else memory.copy(o, src, n);
       store<u32>(at, o);
       store<u32>(at + 4, o + n);
       o += n;

@@ -107,15 +107,16 @@ class Layout {
   constructor(n: number) {
     // The input, the output (never longer than the input, plus one head), a scratch area for
     // reordering members, the member stack, then the tables, column by column. The input is
-    // followed by 16 bytes or more the module may read past a token it copies, and the output
-    // by 16 or more it may write past one (canonical-pass.ts copy); it never writes the
+    // followed by 16 bytes or more the module may read past a token it copies, the output by
+    // 32 or more it may write past a token or member it copies (canonical-pass.ts copy and
+    // object), and the scratch area by 64 it may read past a member; it never writes the
     // input's region.
     this.eventSlots = Math.ceil(n / 32) + 64;
     this.memberSlots = Math.ceil(n / 8) + 64;
     this.textSlots = this.eventSlots * 4 + 4;
     this.out = align(n + 16);
     this.outLimit = this.out + n + 2 * HEAD;
-    this.scratch = align(this.outLimit + 16);
+    this.scratch = align(this.outLimit + 32);
     this.stack = align(this.scratch + n + 64);
     this.events = this.stack + STACK_SLOTS * MAX_SLOT_BYTES;
     this.members = this.events + (5 * this.eventSlots + 1) * 4;
@@ -283,9 +284,10 @@ export class WasmPass {
     this.#head = hash;
     // The event's _hash, when it holds these digits, gives the next event its head bytes.
     const vs = res[2] as number;
+    const digitsAt = (res[5] as number) + 1;
     this.#headAt =
-      vs >= 0 && (res[3] as number) === vs + HEAD + 2 && text.slice(vs + 1, vs + 1 + HEAD) === hash
-        ? (res[5] as number) + 1
+      vs >= 0 && (res[3] as number) === vs + HEAD + 2 && writtenAt(bytes, digitsAt, hash)
+        ? digitsAt
         : -1;
     this.#hashAsStored[k] = this.#headAt >= 0 ? 1 : 0;
     return end;
@@ -336,6 +338,16 @@ export class WasmPass {
       ascii: this.#n === this.#text.length ? new Uint8Array(buffer, 0, this.#n) : undefined,
     };
   }
+}
+
+/**
+ * Whether `bytes` hold the characters of `digits` (ASCII) from `at` on: read from the bytes,
+ * as comparing a slice of the text would make V8 compare a sliced string character by
+ * character in its runtime (docs/benchmarks.md). A byte past ASCII is never a digit's.
+ */
+function writtenAt(bytes: Uint8Array, at: number, digits: string): boolean {
+  for (let i = 0; i < digits.length; i++) if (bytes[at + i] !== digits.charCodeAt(i)) return false;
+  return true;
 }
 
 /**
