@@ -48,6 +48,32 @@ describe('span words', () => {
     );
   });
 
+  it('match every name of a list large enough that names share buckets, and no other', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(
+          fc.string({ unit: fc.constantFrom('a', 'b', '_', 'e'), minLength: 3, maxLength: 9 }),
+          {
+            minLength: 1,
+            maxLength: 200,
+          },
+        ),
+        fc.string({ unit: fc.constantFrom('a', 'b', '_', 'e'), maxLength: 10 }),
+        fc.nat(7),
+        (names, other, offset) => {
+          const slots = new NameSlots(names);
+          for (const name of [...names, other]) {
+            const text = `{"${name}":1}`;
+            const expected = names.indexOf(name);
+            expect(slots.slotOf(text, undefined, 2, 2 + name.length)).toBe(expected);
+            expect(slots.slotOf(text, bytesAt(text, offset), 2, 2 + name.length)).toBe(expected);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('compare two stretches of a text, read either way', () => {
     const unit = fc.constantFrom('a', 'b', '0', '"', '\\');
     fc.assert(

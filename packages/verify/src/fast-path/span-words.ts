@@ -25,9 +25,20 @@ function wordOf(text: string, at: number): number {
   );
 }
 
+/** Buckets of the table that finds a name by its length and first word (a power of two). */
+const BUCKETS = 64;
+
+/** The bucket of a name of `length` code units whose first four bytes read as `word`. */
+function bucketOf(length: number, word: number): number {
+  return Math.imul(word ^ length, 0x9e3779b1) >>> 26; // the top 6 bits: 0 to BUCKETS - 1
+}
+
 /** Member names matched to slots (their place in the list), by length. */
 export class NameSlots {
   readonly #byLength: NameEntry[][] = [];
+  // The same entries by bucketOf, for reading bytes: one bucket holds one name or few, where
+  // a length holds up to five (input, error, model, phase, _hash), each a word compared.
+  readonly #byWord: (NameEntry[] | undefined)[] = new Array<NameEntry[] | undefined>(BUCKETS);
 
   /** `names`: ASCII names of at least 3 characters, each slot its index. */
   constructor(names: readonly string[]) {
@@ -44,6 +55,7 @@ export class NameSlots {
         slot,
       };
       (this.#byLength[name.length] ??= []).push(entry);
+      (this.#byWord[bucketOf(name.length, entry.words[0] as number)] ??= []).push(entry);
     });
   }
 
@@ -52,22 +64,30 @@ export class NameSlots {
    * quote), or -1. `bytes`, when given, views the text's bytes (ASCII text only).
    */
   slotOf(text: string, bytes: DataView | undefined, s: number, e: number): number {
-    const candidates = this.#byLength[e - s];
-    if (candidates === undefined) return -1;
-    for (let k = 0; k < candidates.length; k++) {
-      const entry = candidates[k] as NameEntry;
-      if (bytes !== undefined) {
-        const { offsets, words } = entry;
-        let q = 0;
+    const length = e - s;
+    if (bytes !== undefined) {
+      // Every name is 3 code units or more, so its first word lies within it and its quote.
+      if (length < 3) return -1;
+      const word = bytes.getInt32(s, true);
+      const candidates = this.#byWord[bucketOf(length, word)];
+      if (candidates === undefined) return -1;
+      for (let k = 0; k < candidates.length; k++) {
+        const { codes, offsets, words, slot } = candidates[k] as NameEntry;
+        if (codes.length !== length || words[0] !== word) continue;
+        let q = 1;
         while (q < words.length && bytes.getInt32(s + (offsets[q] as number), true) === words[q])
           q++;
-        if (q === words.length) return entry.slot;
-      } else {
-        const codes = entry.codes;
-        let i = 0;
-        while (i < codes.length && text.charCodeAt(s + i) === codes[i]) i++;
-        if (i === codes.length) return entry.slot;
+        if (q === words.length) return slot;
       }
+      return -1;
+    }
+    const candidates = this.#byLength[length];
+    if (candidates === undefined) return -1;
+    for (let k = 0; k < candidates.length; k++) {
+      const { codes, slot } = candidates[k] as NameEntry;
+      let i = 0;
+      while (i < codes.length && text.charCodeAt(s + i) === codes[i]) i++;
+      if (i === codes.length) return slot;
     }
     return -1;
   }

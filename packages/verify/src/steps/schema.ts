@@ -60,14 +60,22 @@ export function checkEventSchema(event: unknown, index: number, out: StepErrors)
   if (problem !== null) out.add('SCHEMA_EVENT', `event ${index}: ${problem}`, index);
 }
 
+function isNonEmptyString(value: unknown): boolean {
+  return typeof value === 'string' && value !== '';
+}
+
+function nonEmptyProblem(member: string, value: unknown): string {
+  return `expected ${member} to be a non-empty string, got ${describe(value)}`;
+}
+
 function eventBaseProblem(event: Record<string, unknown>): string | null {
   if (event['schema_version'] !== 1)
     return `expected schema_version 1, got ${describe(event['schema_version'])}`;
-  for (const member of ['span_id', 'type', 'ts_start'] as const) {
-    const value = event[member];
-    if (typeof value !== 'string' || value === '')
-      return `expected ${member} to be a non-empty string, got ${describe(value)}`;
-  }
+  // Each member read by its own name, not through a loop over names: one property load each
+  // instead of a keyed load that sees three names (this runs once per event).
+  if (!isNonEmptyString(event['span_id'])) return nonEmptyProblem('span_id', event['span_id']);
+  if (!isNonEmptyString(event['type'])) return nonEmptyProblem('type', event['type']);
+  if (!isNonEmptyString(event['ts_start'])) return nonEmptyProblem('ts_start', event['ts_start']);
   // ts_end is null on run-start and env events and on spans that never closed (spec §5.1).
   const end = event['ts_end'];
   if (end !== null && (typeof end !== 'string' || end === ''))
