@@ -246,6 +246,33 @@ describe('canonicalizing pass in WebAssembly', () => {
       { numRuns: 200 },
     );
   });
+
+  it('reads indentations of any length, eight spaces at a time or not, as the JavaScript pass does', () => {
+    // Indents shorter than, equal to and past the eight bytes skipped at once, and ones the
+    // word test does not skip (tabs, a carriage return before the line feed, a space after a tab).
+    const indents = [1, 2, 7, 8, 9, 15, 16, 17, 31, '\t', ' \t', '\t        ', '        \t'];
+    fc.assert(
+      fc.property(
+        fc.array(friendlyEvent, { minLength: 1, maxLength: 4 }),
+        fc.constantFrom(...indents),
+        fc.boolean(),
+        (events, indent, crlf) => {
+          const compact = recordText(
+            events,
+            0,
+            () => 0,
+            () => false,
+          );
+          let text = JSON.stringify(JSON.parse(compact), null, indent);
+          if (crlf) text = text.replace(/\n/g, '\r\n');
+          const wasm = wasmScanArray(text, Buffer.from(text), eventsArrayStart(text));
+          expect(wasm).not.toBeNull();
+          if (wasm !== null) expectSameResult(text, wasm);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
 });
 
 describe('large events', () => {
