@@ -124,10 +124,6 @@ function fail(): u32 {
   return 0;
 }
 
-function isSpace(c: u32): bool {
-  return c == 0x20 || c == 0x0a || c == 0x0d || c == 0x09;
-}
-
 function ws(p: u32): u32 {
   // Most tokens follow one another with no whitespace (one test); the indentation after a
   // line feed goes eight spaces at a time.

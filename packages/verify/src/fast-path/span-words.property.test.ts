@@ -68,6 +68,17 @@ describe('span words', () => {
             expect(slots.slotOf(text, undefined, 2, 2 + name.length)).toBe(expected);
             expect(slots.slotOf(text, bytesAt(text, offset), 2, 2 + name.length)).toBe(expected);
           }
+          // Read from code units, a name with one past ASCII (whose low byte is a listed
+          // name's, so that its first word may be one) matches none.
+          for (const name of names) {
+            const i = offset % name.length;
+            const changed =
+              name.slice(0, i) +
+              String.fromCharCode(name.charCodeAt(i) + 0x100) +
+              name.slice(i + 1);
+            const text = `{"${changed}":1}`;
+            expect(slots.slotOf(text, undefined, 2, 2 + changed.length)).toBe(-1);
+          }
         },
       ),
       { numRuns: 300 },

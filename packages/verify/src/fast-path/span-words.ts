@@ -33,11 +33,10 @@ function bucketOf(length: number, word: number): number {
   return Math.imul(word ^ length, 0x9e3779b1) >>> 26; // the top 6 bits: 0 to BUCKETS - 1
 }
 
-/** Member names matched to slots (their place in the list), by length. */
+/** Member names matched to slots (their place in the list), by length and first word. */
 export class NameSlots {
-  readonly #byLength: NameEntry[][] = [];
-  // The same entries by bucketOf, for reading bytes: one bucket holds one name or few, where
-  // a length holds up to five (input, error, model, phase, _hash), each a word compared.
+  // One bucket holds one name or few, where a length can hold five (input, error, model,
+  // phase, _hash), each a word compared.
   readonly #byWord: (NameEntry[] | undefined)[] = new Array<NameEntry[] | undefined>(BUCKETS);
 
   /** `names`: ASCII names of at least 3 characters, each slot its index. */
@@ -54,7 +53,6 @@ export class NameSlots {
         words: Int32Array.from(at, (q) => wordOf(quoted, q)),
         slot,
       };
-      (this.#byLength[name.length] ??= []).push(entry);
       (this.#byWord[bucketOf(name.length, entry.words[0] as number)] ??= []).push(entry);
     });
   }
@@ -65,29 +63,26 @@ export class NameSlots {
    */
   slotOf(text: string, bytes: DataView | undefined, s: number, e: number): number {
     const length = e - s;
-    if (bytes !== undefined) {
-      // Every name is 3 code units or more, so its first word lies within it and its quote.
-      if (length < 3) return -1;
-      const word = bytes.getInt32(s, true);
-      const candidates = this.#byWord[bucketOf(length, word)];
-      if (candidates === undefined) return -1;
-      for (let k = 0; k < candidates.length; k++) {
-        const { codes, offsets, words, slot } = candidates[k] as NameEntry;
-        if (codes.length !== length || words[0] !== word) continue;
+    // Every name is 3 code units or more, so its first word lies within it and its quote.
+    if (length < 3) return -1;
+    // Read from code units past ASCII the word may be any ASCII name's, but then its code
+    // units, compared one by one, are not; a name that is one reads as its entry's word.
+    const word = bytes !== undefined ? bytes.getInt32(s, true) : wordOf(text, s);
+    const candidates = this.#byWord[bucketOf(length, word)];
+    if (candidates === undefined) return -1;
+    for (let k = 0; k < candidates.length; k++) {
+      const { codes, offsets, words, slot } = candidates[k] as NameEntry;
+      if (codes.length !== length || words[0] !== word) continue;
+      if (bytes !== undefined) {
         let q = 1;
         while (q < words.length && bytes.getInt32(s + (offsets[q] as number), true) === words[q])
           q++;
         if (q === words.length) return slot;
+      } else {
+        let i = 0;
+        while (i < length && text.charCodeAt(s + i) === codes[i]) i++;
+        if (i === length) return slot;
       }
-      return -1;
-    }
-    const candidates = this.#byLength[length];
-    if (candidates === undefined) return -1;
-    for (let k = 0; k < candidates.length; k++) {
-      const { codes, slot } = candidates[k] as NameEntry;
-      let i = 0;
-      while (i < codes.length && text.charCodeAt(s + i) === codes[i]) i++;
-      if (i === codes.length) return slot;
     }
     return -1;
   }
